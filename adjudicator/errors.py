@@ -1,0 +1,44 @@
+"""One error shape for the whole product (CONTRACT.md, "Errors").
+
+Every bad input, from the API, the web pages or the command line, becomes an `InputError`
+holding one or more `ErrorItem`s. Each names the field as a JSON pointer, explains itself in
+English and Chinese, and may suggest what the user meant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ErrorItem:
+    path: str
+    en: str
+    zh: str
+    suggestions: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "message": {"en": self.en, "zh": self.zh},
+            "suggestions": list(self.suggestions),
+        }
+
+
+class InputError(Exception):
+    """Bad input: HTTP 400 (or `status`), CLI exit code 2."""
+
+    def __init__(self, items: list[ErrorItem] | ErrorItem, status: int = 400) -> None:
+        self.items = [items] if isinstance(items, ErrorItem) else list(items)
+        self.status = status
+        super().__init__("; ".join(f"{i.path}: {i.en}" for i in self.items))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": False, "errors": [i.to_json() for i in self.items]}
+
+
+def pointer(*parts: str | int) -> str:
+    """A JSON pointer (RFC 6901) from path parts: pointer("players", 1, "hand") -> /players/1/hand."""
+    escaped = (str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "".join("/" + p for p in escaped)

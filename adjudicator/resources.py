@@ -1,0 +1,39 @@
+"""Where the project's data folders live.
+
+`rules_asp/`, `faq/` and `templates/` sit at the top of the repository. An installed wheel
+carries them inside the package as `adjudicator/_data/<name>` (see pyproject.toml); a checkout
+or an editable install finds them beside the package. Everything that reads those folders
+asks this module, so both ways of installing work.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def data_dir(name: str) -> Path:
+    """The folder `name` (rules_asp, faq, templates), installed or in a checkout."""
+    for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"data folder {name!r} not found beside {_PACKAGE}")
+
+
+def rules_dir() -> Path:
+    return data_dir("rules_asp")
+
+
+def faq_dir() -> Path:
+    return data_dir("faq")
+
+
+def templates_dir() -> Path:
+    return data_dir("templates")
+
+
+def static_dir() -> Path:
+    return _PACKAGE / "static"

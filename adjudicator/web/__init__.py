@@ -1,0 +1,67 @@
+"""The web face: blueprints and the one error shape.
+
+Each concern has its own blueprint module; `register` wires them into the app and turns every
+error into the contract's shape: JSON for `/api/...` (and clients that ask for JSON), an HTML
+page otherwise. Nothing reaches the user as a 500 with a traceback.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from ..errors import ErrorItem, InputError
+
+BLUEPRINT_MODULES = ("knowledge_api", "knowledge_pages", "ruling_api", "ui")
+
+
+def wants_json() -> bool:
+    if request.path.startswith("/api/"):
+        return True
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def error_response(err: InputError):
+    if wants_json():
+        return jsonify(err.to_json()), err.status
+    try:
+        return render_template("error.html", error=err.to_json()), err.status
+    except Exception:  # the error page itself must never fail into a 500
+        return jsonify(err.to_json()), err.status
+
+
+def register(app: Flask) -> None:
+    from importlib import import_module
+
+    for name in BLUEPRINT_MODULES:
+        module = import_module(f"{__name__}.{name}")
+        app.register_blueprint(module.bp)
+
+    @app.errorhandler(InputError)
+    def _input_error(err: InputError):
+        return error_response(err)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        code = exc.code or 500
+        messages = {
+            404: ("Not found: no such page or entry.", "未找到：没有这个页面或条目。"),
+            405: ("This method is not allowed here.", "此处不允许该请求方法。"),
+            413: ("The request body is too large.", "请求内容过大。"),
+        }
+        en, zh = messages.get(code, (exc.description or exc.name, exc.name))
+        return error_response(InputError(ErrorItem(request.path, en, zh), status=code))
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        app.logger.exception("unexpected error")
+        err = InputError(
+            ErrorItem(
+                request.path,
+                "The referee could not finish this request; the input was kept as sent.",
+                "裁判无法完成此请求；输入内容未被改动。",
+            ),
+            status=500,
+        )
+        return error_response(err)
