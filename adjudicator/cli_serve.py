@@ -1,20 +1,63 @@
-"""`fluxx-adjudicator serve`: the web UI and JSON API."""
+"""`fluxx-adjudicator serve`: the web UI and the JSON API.
+
+With `--workers 1` (the default) Flask's own threaded server runs; with more workers the same
+app runs under gunicorn, a real pre-forking WSGI server. The service is stateless (the table
+state travels in each request or link), so workers share nothing but the read-only store,
+which is built once before they start.
+"""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the web UI and the JSON API")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes; more than 1 runs under gunicorn (default: 1, Flask's server)",
+    )
+    p.add_argument("--store", default=None, help="path of the SQLite knowledge store")
     p.set_defaults(func=run)
+
+
+def _build_store(path: str | None) -> str | None:
+    from .knowledge.store import ensure
+
+    return str(ensure(path))
 
 
 def run(args: argparse.Namespace) -> int:
     from . import create_app
 
-    app = create_app()
-    app.run(host=args.host, port=args.port)
+    store = _build_store(args.store)
+    app = create_app({"STORE_PATH": store})
+    if args.workers <= 1:
+        print(f"Fluxx Adjudicator on http://{args.host}:{args.port}/ (store: {store})", flush=True)
+        app.run(host=args.host, port=args.port, threaded=True)
+        return 0
+    _run_gunicorn(app, args.host, args.port, args.workers)
     return 0
+
+
+def _run_gunicorn(app: Any, host: str, port: int, workers: int) -> None:
+    from gunicorn.app.base import BaseApplication
+
+    class _Server(BaseApplication):
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{host}:{port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("threads", 2)  # clingo releases the GIL while solving
+            self.cfg.set("timeout", 30)
+            self.cfg.set("accesslog", None)
+
+        def load(self) -> Any:
+            return app
+
+    print(f"Fluxx Adjudicator on http://{host}:{port}/ with {workers} gunicorn workers", flush=True)
+    _Server().run()
