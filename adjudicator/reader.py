@@ -29,6 +29,10 @@ MAX_NAME = 60
 
 KNOWN_FIELDS = ("edition", "expansions", "players", "active", "rules", "goals", "turn",
                 "draw_pile", "discard_pile", "pending")
+# "?" in a hand or a listed draw pile is a card that is there but unknown (after a draw from an
+# unknown pile, say): it counts toward the hand size and the deck, and is never resolved.
+UNKNOWN_CARD = "?"
+UNKNOWN_ZONES = ("hand", "draw_pile")
 PLAYER_FIELDS = ("name", "hand", "hand_size", "keepers", "creepers")
 TURN_FIELDS = ("hand_at_start", "drawn", "played")
 PENDING_FIELDS = ("player", "card")
@@ -211,6 +215,8 @@ class _Reader:
         if not isinstance(value, str):
             self.wrong_type(path, value, "a card name (text)", "卡名（文本）")
             return None
+        if value.strip() == UNKNOWN_CARD and zone in UNKNOWN_ZONES:
+            return UNKNOWN_CARD  # a card that is there but not known (drawn face down)
         if self.catalog is None:
             return None  # the edition is unknown: cards cannot be checked
         card = self.catalog.resolve(value)

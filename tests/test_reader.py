@@ -377,3 +377,22 @@ def test_deep_text_and_yaml_scalars() -> None:
                             "active: A\nplayed_on: 2024-01-01\n")
     assert state.extra == {"played_on": "2024-01-01"}
     json.dumps(state.to_json())  # everything the reader keeps can be written back as JSON
+
+
+def test_unknown_card_marker_in_hand_and_pile():
+    """"?" stands for a card that is there but unknown: it counts, and is never resolved."""
+    state = parse_state({
+        "players": [{"name": "Ann", "hand": ["Draw 2", "?", "?"]}, {"name": "Bo", "hand_size": 1}],
+        "active": "Ann",
+        "draw_pile": ["?", "Jackpot"],
+    })
+    assert state.players[0].hand == ["draw_2", "?", "?"]
+    assert state.players[0].hand_size == 3
+    assert state.draw_pile == ["?", "jackpot"]
+
+
+def test_unknown_card_marker_not_allowed_in_keepers():
+    with pytest.raises(InputError) as err:
+        parse_state({"players": [{"name": "Ann", "hand": [], "keepers": ["?"]},
+                                 {"name": "Bo", "hand": []}], "active": "Ann"})
+    assert err.value.items[0].path == "/players/0/keepers/0"
