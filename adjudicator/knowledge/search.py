@@ -1,0 +1,331 @@
+"""Full-text search over FAQ entries, rulebook sections and cards, in English and Chinese.
+
+The query becomes one FTS5 OR-expression (bm25 rewards documents that match more of it):
+- its English words (stemmed by the index's porter tokenizer), and the whole English phrase;
+- its Chinese words, segmented by jieba exactly as the index was;
+- English phrases for its Chinese terms, through the store's lexicon (card names, glossary, common
+  rules words), so a Chinese question finds the English-only FAQ answers.
+
+Ranking: bm25 weighs titles and card names above body text. The candidates are then re-ranked:
+a document whose title or linked card names contain a whole phrase of the query gains
+(PHRASE_BOOST); one that covers more of the query's parts (words, translated terms, card names)
+keeps more of its score (COVERAGE_FLOOR); and a card the query does not name gives way to the
+FAQ and rulebook passages that discuss it (CARD_UNNAMED). A query that is a source id
+("002-63", "faq:004-q2", "setup", "card:math/draw_2") puts that source first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+
+from .store import CATALOG_NAMES as EDITION_ORDER
+from .store import FTS_COLUMNS, open_db
+from .text import ZH_STOPWORDS, english_terms, has_cjk, normalize, segmenter, translate_zh
+
+KINDS = ("faq", "rulebook", "card")
+# bm25 weights for FTS_COLUMNS: f_title, f_names, f_en, f_zh, f_tags
+WEIGHTS = (6.0, 3.0, 1.0, 1.0, 1.5)
+PHRASE_BOOST = 0.5  # per whole query phrase found in a title or card name
+COVERAGE_FLOOR = 0.3  # score share kept by a document that matches none of the query's parts
+POOL = 300  # bm25 candidates re-ranked; fixed, so a result's rank does not depend on `limit`
+CARD_UNNAMED = 0.5  # score share kept by a card the query does not name
+if len(WEIGHTS) != len(FTS_COLUMNS):
+    raise RuntimeError("search.WEIGHTS must give one weight per store.FTS_COLUMNS column")
+
+
+@dataclass
+class Query:
+    """A user query taken apart for the index."""
+
+    text: str
+    en_words: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)  # English phrases (typed or translated)
+    translated: list[str] = field(default_factory=list)  # English for the Chinese terms
+    zh_words: list[str] = field(default_factory=list)  # Chinese words left after translation
+    zh_terms: list[str] = field(default_factory=list)  # Chinese terms that were translated
+    names: list[str] = field(default_factory=list)  # English card names the query contains
+    pairs: list[tuple[str, str]] = field(default_factory=list)  # (Chinese term, English)
+
+    def needles(self) -> list[str]:
+        """What to look for in raw text when cutting a snippet, most specific first."""
+        return [*self.zh_terms, *self.translated, *self.zh_words, *self.phrases, *self.en_words]
+
+    def concepts(self) -> list[list[list[str]]]:
+        """The query's parts for coverage: each part is met by any of its alternatives, and an
+        alternative by all of its words (a translated term: its English words or the Chinese)."""
+        out = [[english_terms(en), [zh]] for zh, en in self.pairs]
+        out += [[english_terms(name)] for name in self.names]
+        out += [[[w]] for w in [*self.en_words, *self.zh_words]]
+        return [[alt for alt in c if alt] for c in out if any(c)]
+
+    def fts(self) -> str:
+        terms: list[str] = []
+        for phrase in [*self.phrases, *self.translated, *self.names]:
+            words = english_terms(phrase)
+            if len(words) > 1:
+                terms.append(_quote(" ".join(re.findall(r"\w+", phrase.lower()))))
+            terms.extend(_quote(w) for w in words)
+        terms.extend(_quote(w) for w in self.en_words)
+        terms.extend(_quote(w) for w in [*self.zh_terms, *self.zh_words])
+        return " OR ".join(dict.fromkeys(t for t in terms if t != '""'))
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', " ").strip() + '"'
+
+
+def _lexicon(db: sqlite_utils.Database) -> dict[str, str]:
+    return {row["zh"]: row["en"] for row in db["lexicon"].rows}
+
+
+def parse_query(text: str, db: sqlite_utils.Database) -> Query:
+    query = Query(text)
+    if has_cjk(text):
+        lexicon = _lexicon(db)
+        translated, rest = translate_zh(text, lexicon)
+        query.translated = list(dict.fromkeys(en for _, en in translated))
+        query.zh_terms = [zh for zh, _ in translated]
+        query.pairs = translated
+        query.names = _card_names_in(rest, db)
+        seg = segmenter(tuple(sorted(lexicon)))
+        words = seg.words(rest)
+        # one-character words are mostly particles; longer words carry the meaning
+        query.zh_words = list(dict.fromkeys(
+            w for w in words if len(w) > 1 and w not in ZH_STOPWORDS))
+        query.en_words = english_terms(rest)
+        if len(query.en_words) > 1:
+            query.phrases.append(" ".join(query.en_words))
+    else:
+        query.en_words = list(dict.fromkeys(english_terms(text)))
+        plain = " ".join(re.findall(r"[A-Za-z0-9']+", text))
+        if len(plain.split()) > 1:
+            query.phrases.append(plain)
+        query.names = _card_names_in(text, db)
+    return query
+
+
+def _card_names_in(text: str, db: sqlite_utils.Database) -> list[str]:
+    """The multi-word English card names that a query spells out ("get on with it")."""
+    said = " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+    found = []
+    for (name,) in db.execute("select distinct name_en from cards where name_en like '% %'"):
+        words = " ".join(re.findall(r"\w+", name.lower()))
+        if f" {words} " in said:
+            found.append(name)
+    return found
+
+
+def search(
+    query: str,
+    limit: int = 10,
+    kinds: Sequence[str] | None = None,
+    db: sqlite_utils.Database | None = None,
+    edition: str | None = None,
+) -> list[dict[str, Any]]:
+    """The best matches for `query`, best first: id, kind, ref, title {en, zh}, snippet, url, score.
+
+    `kinds` restricts to "faq", "rulebook" and/or "card"; `edition` restricts cards.
+    """
+    if limit < 1:
+        return []
+    if db is None:
+        db = open_db()
+        try:
+            return search(query, limit, kinds, db, edition)
+        finally:
+            db.close()
+    parsed = parse_query(query or "", db)
+    expression = parsed.fts()
+    if not expression:
+        return []
+    where = ["docs_fts match :q"]
+    params: dict[str, Any] = {"q": expression, "n": max(limit * 4, POOL)}
+    if kinds is not None:
+        names = [k for k in kinds if k in KINDS]
+        if not names:
+            return []
+        where.append(f"docs.kind in ({', '.join(f':k{i}' for i in range(len(names)))})")
+        params.update({f"k{i}": k for i, k in enumerate(names)})
+    if edition:
+        where.append("(docs.kind != 'card' or docs.edition = :edition)")
+        params["edition"] = edition
+    weights = ", ".join(str(w) for w in WEIGHTS)
+    sql = f"""
+        select docs.*, bm25(docs_fts, {weights}) as rank
+        from docs_fts join docs on docs.rowid = docs_fts.rowid
+        where {' and '.join(where)}
+        order by rank limit :n
+    """
+    rows = [dict(r) for r in _rows(db, sql, params)]
+    direct = _direct_hit(query or "", db, kinds)
+    concepts = parsed.concepts()
+    for row in rows:
+        row["score"] = (-row["rank"] * (1.0 + _boost(row, parsed))
+                        * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * _coverage(row, concepts))
+                        * _card_factor(row, parsed))
+    # best first; ties in a stable order (the rulebook deck's printing first)
+    rows.sort(key=lambda r: (-round(r["score"], 6), r["edition"] != "fluxx", r["source_id"]))
+    # a card printed in several editions shows once, at its best rank, as its preferred
+    # printing (rulebook deck first), with the other editions listed
+    printings: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if row["kind"] == "card":
+            printings.setdefault(row["ref"], []).append(row)
+    results: list[dict[str, Any]] = []
+    for row in rows:
+        if row["kind"] == "card":
+            group = printings.pop(row["ref"], None)
+            if group is None:
+                continue  # shown already
+            best = min(group, key=lambda r: EDITION_ORDER.index(r["edition"])
+                       if r["edition"] in EDITION_ORDER else len(EDITION_ORDER))
+            result = _result(dict(best, score=row["score"]), parsed)
+            result["other_editions"] = [r["edition"] for r in group if r is not best]
+        else:
+            result = _result(row, parsed)
+        results.append(result)
+    if direct is not None:
+        results = [r for r in results if r["id"] != direct["id"]]
+        direct["score"] = round((results[0]["score"] if results else 0.0) + 1.0, 4)
+        results.insert(0, direct)
+    return results[:limit]
+
+
+_ENTRY_ID = re.compile(r"\d{3}-(?:\d{2}|q\d)")
+
+
+def _direct_hit(text: str, db: sqlite_utils.Database,
+                kinds: Sequence[str] | None) -> dict[str, Any] | None:
+    """A query that is a source id ("faq:002-63", "002-63", "rulebook:setup", "setup",
+    "card:math/draw_2") puts that source first."""
+    text = text.strip()
+    if not text or " " in text:
+        return None
+    ids = [text]
+    if _ENTRY_ID.fullmatch(text):
+        ids.append(f"faq:{text}")
+    elif ":" not in text:
+        ids.extend([f"rulebook:{text}", f"card:{text}"])
+    marks = ", ".join("?" * len(ids))
+    row = next(iter(_rows(db, f"select * from docs where source_id in ({marks})", ids)), None)
+    if row is None or (kinds and row["kind"] not in kinds):
+        return None
+    result = _result(dict(row, score=0.0), Query(text))
+    if row["kind"] == "card":
+        result["other_editions"] = []
+    return result
+
+
+def _rows(db: sqlite_utils.Database, sql: str, params: dict[str, Any] | list) -> Iterable[dict]:
+    cursor = db.execute(sql, params)
+    columns = [c[0] for c in cursor.description]
+    for values in cursor.fetchall():
+        yield dict(zip(columns, values, strict=True))
+
+
+def _boost(row: dict[str, Any], query: Query) -> float:
+    """Extra weight for a whole query phrase (or Chinese card name) in a title or card names."""
+    heads = f"{row['title_en'] or ''}\n{row['f_names'] or ''}".lower()
+    heads_zh = f"{row['title_zh'] or ''}\n{row['f_names'] or ''}"
+    boost = sum(PHRASE_BOOST for p in [*query.phrases, *query.names]
+                if _contains_phrase(heads, p))
+    boost += sum(PHRASE_BOOST / 2 for w in query.zh_words if len(w) > 1 and w in heads_zh)
+    return boost
+
+
+def _coverage(row: dict[str, Any], concepts: list[list[list[str]]]) -> float:
+    """The share of the query's parts that the document contains (stem-ish, any column)."""
+    if not concepts:
+        return 1.0
+    text = "\n".join(str(row.get(c) or "") for c in FTS_COLUMNS).lower()
+    found = sum(
+        any(all(_has_word(text, w) for w in alternative) for alternative in concept)
+        for concept in concepts
+    )
+    return found / len(concepts)
+
+
+def _has_word(text: str, word: str) -> bool:
+    if has_cjk(word):
+        return word in text
+    stem = word if len(word) <= 4 else word[: max(4, len(word) - 3)]
+    return re.search(r"\b" + re.escape(stem), text) is not None
+
+
+def _card_factor(row: dict[str, Any], query: Query) -> float:
+    """Cards rank on their own name: a query that names the card keeps full weight, a question
+    that merely shares words with a card's text gives way to the FAQ and the rulebook."""
+    if row["kind"] != "card":
+        return 1.0
+    names = [normalize(row["title_en"] or ""), normalize(row["title_zh"] or "")]
+    said = normalize(query.text)
+    named = any(n and n in said for n in names) or any(
+        normalize(p) in names for p in query.translated)
+    return 1.0 if named else CARD_UNNAMED
+
+
+def _contains_phrase(text: str, phrase: str) -> bool:
+    words = re.findall(r"\w+", phrase.lower())
+    if not words:
+        return False
+    return re.search(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", text) is not None
+
+
+def _result(row: dict[str, Any], query: Query) -> dict[str, Any]:
+    return {
+        "id": row["source_id"],
+        "kind": row["kind"],
+        "ref": row["ref"],
+        "edition": row["edition"],
+        "title": {"en": row["title_en"], "zh": row["title_zh"]},
+        "snippet": snippet(row, query),
+        "url": row["url"],
+        "score": round(row["score"], 4),
+    }
+
+
+def snippet(row: dict[str, Any], query: Query, width: int = 220) -> str:
+    """A window of the document's own text around the first thing the query names."""
+    texts = [row.get("raw_zh"), row.get("raw_en")] if has_cjk(query.text) else [
+        row.get("raw_en"), row.get("raw_zh")]
+    texts = [t for t in texts if t]
+    if not texts:
+        return ""
+    for text in texts:  # the query's language first
+        for needle in query.needles():
+            at = _find(text, needle)
+            if at >= 0:
+                return _window(text, at, width)
+    return _window(texts[0], 0, width)
+
+
+def _find(text: str, needle: str) -> int:
+    if has_cjk(needle):
+        return text.find(needle)
+    words = re.findall(r"\w+", needle.lower())
+    if not words:
+        return -1
+    # the stem-ish start of each word, so "drawing" finds "draw" and "draws"
+    stems = [w if len(w) <= 4 else w[: max(4, len(w) - 3)] for w in words]
+    match = re.search(r"\b" + r"\w*\W+".join(map(re.escape, stems)), text, re.I)
+    return match.start() if match else -1
+
+
+def _window(text: str, at: int, width: int) -> str:
+    flat = " ".join(text.split())
+    # positions move when whitespace collapses; recompute on the flat text
+    at = len(" ".join(text[:at].split())) + (1 if at and text[at - 1].isspace() else 0)
+    start = max(0, at - width // 4)
+    if start:
+        space = flat.rfind(" ", 0, start)
+        start = space + 1 if space >= 0 and start - space < 20 else start
+    end = min(len(flat), start + width)
+    if end < len(flat):
+        space = flat.find(" ", end)
+        end = space if 0 <= space - end < 20 else end
+    return ("…" if start else "") + flat[start:end].strip() + ("…" if end < len(flat) else "")
