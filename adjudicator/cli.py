@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from .errors import InputError
 
-SUBCOMMAND_MODULES = ("cli_serve", "cli_knowledge", "cli_rulings")
+SUBCOMMAND_MODULES = ("cli_serve", "cli_knowledge", "cli_rulings", "cli_play")
 
 
 def build_parser() -> argparse.ArgumentParser:

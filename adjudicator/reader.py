@@ -26,6 +26,13 @@ MAX_TEXT = 1_000_000  # characters of JSON/YAML text
 MAX_PLAYERS = 12
 MIN_PLAYERS = 2
 MAX_NAME = 60
+# "Did you mean" look-ups are fuzzy matches over the whole catalog, and their cost grows with the
+# text's length: a hostile body of thousands of long unknown names must not buy minutes of CPU.
+# Counts (hand_size, turn, draw_pile) above this are no real table; the engine's integers are 32
+# bits wide, so a larger number would silently wrap into a wrong ruling.
+MAX_COUNT = 10_000
+MAX_GUESSES = 20  # look-ups per input; later unknown names get no suggestions
+MAX_GUESS_LEN = 80  # longer text is no card's or field's name: no look-up
 
 KNOWN_FIELDS = ("edition", "expansions", "players", "active", "rules", "goals", "turn",
                 "draw_pile", "discard_pile", "pending")
@@ -166,6 +173,11 @@ class _Reader:
     catalog: Catalog | None = None
     # every place a card was seen, in reading order: for the copies check
     seen: dict[str, list[_Place]] = field(default_factory=dict)
+    guesses: int = 0  # "did you mean" look-ups made so far (MAX_GUESSES)
+
+    def may_guess(self, word: str) -> bool:
+        self.guesses += 1
+        return self.guesses <= MAX_GUESSES and len(word) <= MAX_GUESS_LEN
 
     def error(self, path: str, en: str, zh: str, suggestions: list[str] | None = None) -> None:
         unique = list(dict.fromkeys(suggestions or []))
@@ -189,6 +201,10 @@ class _Reader:
             self.error(path, f"Must be 0 or more, got {value}.", f"必须大于或等于 0，实际是"
                                                                  f" {value}。")
             return default
+        if value > MAX_COUNT:
+            self.error(path, f"At most {MAX_COUNT}, got {value}: no table holds that many cards.",
+                       f"最多 {MAX_COUNT}，实际是 {value}：没有桌面会有这么多牌。")
+            return default
         return int(value)
 
     def listing(self, value: Any, path: str, what_en: str, what_zh: str) -> list[Any]:
@@ -206,7 +222,7 @@ class _Reader:
                 self.error(pointer_join(path, key),
                            f"Unknown field {key!r}; known fields: {', '.join(known)}.",
                            f"未知字段 {key!r}；可用字段：{', '.join(known)}。",
-                           _close(str(key), list(known)))
+                           _close(str(key), list(known)) if self.may_guess(str(key)) else [])
 
     # -- cards ---------------------------------------------------------------------------
 
@@ -243,7 +259,8 @@ class _Reader:
             return
         ed = game.edition + (f" + {', '.join(game.expansions)}" if game.expansions else "")
         self.error(path, f"Unknown card {value!r} in the {ed} deck.",
-                   f"{ed} 卡组中没有卡片“{value}”。", game.suggest(value))
+                   f"{ed} 卡组中没有卡片“{value}”。",
+                   game.suggest(value) if self.may_guess(value) else [])
 
     def fits(self, card: Card, path: str, zone: str) -> bool:
         zone_en, zone_zh, allowed = ZONES[zone]

@@ -12,11 +12,12 @@ from werkzeug.exceptions import HTTPException
 
 from ..errors import ErrorItem, InputError
 
-BLUEPRINT_MODULES = ("knowledge_api", "knowledge_pages", "ruling_api", "ui")
+BLUEPRINT_MODULES = ("knowledge_api", "knowledge_pages", "ruling_api", "ui", "coverage",
+                     "openapi_api", "play_api")
 
 
 def wants_json() -> bool:
-    if request.path.startswith("/api/"):
+    if request.path.startswith("/api/") or request.args.get("format") == "json":
         return True
     best = request.accept_mimetypes.best_match(["text/html", "application/json"])
     return best == "application/json"

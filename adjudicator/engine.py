@@ -1,0 +1,155 @@
+"""Runs the rules engine: the hub rules_asp/fluxx.lp plus the facts of one table state.
+
+The .lp files are parsed once per process (the parsed statements are cached); every call builds
+a fresh `clingo.Control`, so concurrent requests never share solver state. A state must have
+exactly one answer set: the solver is asked for two, and zero or two are reported as an engine
+error (never a silent pick). Grounder warnings are captured, not printed. Grounding plus solving
+runs under a time limit (`time_limit()`); hitting it raises `TimeLimitError`, never a hang.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import clingo
+import clingo.ast
+
+from .errors import ErrorItem, InputError
+from .resources import rules_dir
+
+HUB = "fluxx.lp"
+_PARSE_LOCK = threading.Lock()
+# Grounding plus solving one table must end within this many seconds (env FLUXX_SOLVE_TIMEOUT
+# overrides): a pathological table is answered with an error, never a hung worker.
+TIME_LIMIT_ENV = "FLUXX_SOLVE_TIMEOUT"
+DEFAULT_TIME_LIMIT_S = 10.0
+
+
+class TimeLimitError(InputError):
+    """The engine hit its time limit: a 400 in the contract's error shape, CLI exit 2."""
+
+    def __init__(self, limit_s: float) -> None:
+        shown = f"{limit_s:g}"
+        super().__init__(ErrorItem(
+            "",
+            f"The referee could not rule on this table within its time limit ({shown} s). "
+            "The table is too large or too unusual to rule on quickly: fewer cards in play "
+            "or fewer players will help.",
+            f"裁判未能在时限（{shown} 秒）内对这张桌面作出裁决。桌面过大或过于特殊，"
+            "无法快速裁决：请减少场上的卡牌或玩家。",
+        ))
+        self.limit_s = limit_s
+
+
+def time_limit() -> float:
+    """Seconds allowed for grounding and solving one table (FLUXX_SOLVE_TIMEOUT, default 10)."""
+    raw = os.environ.get(TIME_LIMIT_ENV, "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_TIME_LIMIT_S
+    return value if value > 0 else DEFAULT_TIME_LIMIT_S
+
+
+def solve_within(ctl: clingo.Control, started: float,
+                 on_model: Callable[[clingo.Model], object],
+                 limit_s: float | None = None) -> None:
+    """Solves a grounded `ctl`, calling `on_model` per answer set, within the time left of the
+    limit counted from `started` (a `time.perf_counter()` value taken before grounding).
+
+    Grounding cannot be interrupted, so its time is checked once it ends (the reader's size caps
+    keep it bounded); the search runs in clingo's background thread and is cancelled at the
+    deadline. Either way the limit raises `TimeLimitError`.
+    """
+    limit = time_limit() if limit_s is None else limit_s
+    remaining = limit - (time.perf_counter() - started)
+    if remaining <= 0:
+        raise TimeLimitError(limit)
+    with ctl.solve(on_model=on_model, async_=True) as handle:
+        if not handle.wait(remaining):
+            handle.cancel()
+            raise TimeLimitError(limit)
+        handle.get()
+
+
+@dataclass
+class Solution:
+    """What one run of the engine produced."""
+
+    models: int  # 0, 1 or 2 (2 means "more than one")
+    symbols: list[clingo.Symbol]  # the shown atoms of the first answer set
+    warnings: list[str] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.models == 1
+
+
+def hub_path() -> Path:
+    return rules_dir() / HUB
+
+
+@cache
+def _program(path: str) -> tuple[clingo.ast.AST, ...]:
+    """The parsed statements of the hub and every file it includes."""
+    statements: list[clingo.ast.AST] = []
+    clingo.ast.parse_files([path], statements.append)
+    return tuple(statements)
+
+
+def program(path: Path | None = None) -> tuple[clingo.ast.AST, ...]:
+    with _PARSE_LOCK:
+        return _program(str(path or hub_path()))
+
+
+def _collector(sink: list[str]) -> Callable[[clingo.MessageCode, str], None]:
+    def log(code: clingo.MessageCode, message: str) -> None:
+        sink.append(f"{code.name}: {message.strip()}")
+
+    return log
+
+
+def solve(facts: str, path: Path | None = None, extra: Sequence[str] = ()) -> Solution:
+    """Grounds the rules with `facts` (program text) and returns up to two answer sets' worth."""
+    statements = program(path)
+    warnings: list[str] = []
+    started = time.perf_counter()
+    ctl = clingo.Control(["--models=2", "--warn=all"], logger=_collector(warnings),
+                         message_limit=100)
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in statements:
+            builder.add(statement)
+    ctl.add("base", [], facts)
+    for text in extra:
+        ctl.add("base", [], text)
+    ctl.ground([("base", [])])
+    grounded = time.perf_counter()
+    found: list[list[clingo.Symbol]] = []
+
+    def on_model(model: clingo.Model) -> None:
+        # only the first answer set's atoms are kept; the second only says "more than one"
+        found.append(list(model.symbols(shown=True)) if not found else [])
+
+    solve_within(ctl, started, on_model)
+    models = len(found)
+    symbols = found[0] if found else []
+    done = time.perf_counter()
+    return Solution(models=models, symbols=symbols, warnings=warnings,
+                    stats=_stats(ctl, grounded - started, done - grounded))
+
+
+def _stats(ctl: clingo.Control, ground_s: float, solve_s: float) -> dict[str, float]:
+    lp = ctl.statistics.get("problem", {}).get("lp", {})
+    return {
+        "ground_ms": round(ground_s * 1000, 3),
+        "solve_ms": round(solve_s * 1000, 3),
+        "atoms": int(lp.get("atoms", 0)),
+        "rules": int(lp.get("rules", 0)),
+    }

@@ -1,0 +1,530 @@
+"""Moves on a table state, in the OpenSpiel spirit: `legal_actions(state)` and
+`apply_action(state, action, choices, seed) -> PlayResult`, plus `play_response` for the contract's
+`POST /api/play` / `fluxx-adjudicator play`.
+
+Nothing here decides a rule. A move becomes facts (the state's, from facts.py, plus `do_play(S,C)`,
+the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and for a seeded run the
+random keys), the rules engine (hub rules_asp/fluxx.lp plus rules_asp/play_*.lp) derives the next
+state as `next_*` atoms, one answer set per possible outcome, and this module writes each answer set
+back as a TableState with its ruling. docs/PLAYS.md documents the moves, choices and extension fields.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import clingo
+import clingo.ast
+
+from . import engine
+from .catalog import Catalog, catalog_for
+from .errors import ErrorItem, InputError, pointer
+from .facts import state_facts, term, text_literal
+from .resources import rules_dir
+from .ruling import _Atoms, _cites, _Context, _findings, ruling_for
+from .state import Player, TableState, Turn
+
+PLAY_FILES = ("play_common.lp", "play_legal.lp", "play_draws.lp", "play_actions.lp",
+              "play_turns.lp", "play_creepers.lp", "play_surprises.lp")
+MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn")
+MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
+SUB_HANDS = "sub_hands"  # extension field of the state: the set-aside hands being played out
+EXTRA_TURNS = "extra_turns"  # extension field: Take Another Turn owed to the active player
+DIRECTIONS = ("clockwise", "counterclockwise")
+
+# Choice keys (docs/PLAYS.md): how a value given in a request becomes a clingo term.
+CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
+CARD_LIST_KEYS = ("rules", "cards", "keepers")
+PLAYER_KEYS = ("opponent",)
+PLAYER_CARDS_KEYS = ("give", "tax", "scramble")
+DRIVER_KEYS = ("drawn", "order", "then", "reveal")
+CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
+               + DRIVER_KEYS)
+
+
+@dataclass
+class Outcome:
+    state: TableState
+    ruling: dict[str, Any] | None
+    picks: dict[str, list[Any]]  # the decisions and random results that led here
+    findings: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"state": self.state.to_json(), "ruling": self.ruling}
+        if self.picks:
+            out["choices"] = self.picks
+        out["play_findings"] = self.findings
+        return out
+
+
+@dataclass
+class PlayResult:
+    legal: bool
+    reasons: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    open_choices: list[dict[str, Any]] = field(default_factory=list)
+    truncated: bool = False
+    unknown_effect: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"ok": True, "legal": self.legal, "reasons": self.reasons,
+               "outcomes": [o.to_json() for o in self.outcomes],
+               "open_choices": self.open_choices}
+        if self.truncated:
+            out["outcomes_truncated"] = True
+        return out
+
+
+# ---- the program -------------------------------------------------------------------------------
+@cache
+def _play_statements() -> tuple[clingo.ast.AST, ...]:
+    statements: list[clingo.ast.AST] = []
+    clingo.ast.parse_files([str(rules_dir() / f) for f in PLAY_FILES], statements.append)
+    return tuple(statements)
+
+
+def _solve(facts: str, limit: int) -> tuple[list[list[clingo.Symbol]], bool]:
+    """Up to `limit` answer sets (projected on the shown atoms) and whether there were more."""
+    ctl = clingo.Control([f"--models={limit + 1}", "--project=show", "--warn=none"])
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in engine.program() + _play_statements():
+            builder.add(statement)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    models: list[list[clingo.Symbol]] = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            models.append(list(model.symbols(shown=True)))
+    more = len(models) > limit
+    return models[:limit], more
+
+
+def _brave(facts: str) -> list[clingo.Symbol]:
+    """The union of all answer sets' pick/2 and chance/2 atoms (the options of each decision)."""
+    ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in engine.program() + _play_statements():
+            builder.add(statement)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    last: list[clingo.Symbol] = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            last = list(model.symbols(shown=True))
+    return [s for s in last if s.name in ("pick", "chance")]
+
+
+@cache
+def play_finding_keys() -> frozenset[str]:
+    """The message keys the play program's own findings use (the rest is the core's ruling)."""
+    import re
+
+    keys: set[str] = set()
+    for name in PLAY_FILES:
+        text = (rules_dir() / name).read_text(encoding="utf-8")
+        keys |= set(re.findall(r"finding\(\w+, *([a-z]\w*)", text))
+        keys |= set(re.findall(r"illegal\(([a-z]\w*),", text))
+    return frozenset(keys)
+
+
+# ---- facts --------------------------------------------------------------------------------------
+def _seat_of(state: TableState, name: str, path: str) -> int:
+    for i, p in enumerate(state.players):
+        if p.name == name:
+            return i
+    raise InputError(ErrorItem(path, f"No player named {name!r} at this table.",
+                               f"桌上没有名为 {name!r} 的玩家。",
+                               [p.name for p in state.players]))
+
+
+def _card(game: Catalog, value: Any, path: str) -> str:
+    card = game.resolve(value) if isinstance(value, str) else None
+    if card is None:
+        raise InputError(ErrorItem(path, f"Unknown card {value!r}.", f"未知的卡片 {value!r}。",
+                                   game.suggest(value) if isinstance(value, str) else []))
+    return card.id
+
+
+def _extension_facts(state: TableState, game: Catalog) -> list[str]:
+    out: list[str] = []
+    turns = state.extra.get(EXTRA_TURNS, 0)
+    if isinstance(turns, int) and turns > 0:
+        out.append(f"extra_turns({turns}).")
+    for depth, frame in enumerate(_sub_hands(state, game), start=1):
+        seat = _seat_of(state, frame["player"], f"/{SUB_HANDS}/{depth - 1}/player")
+        out.append(f"subframe({depth},{seat},{term(frame['card'])},{frame['plays_left']}).")
+        out += [f"subhand({depth},{term(c)})." for c in frame["cards"]]
+        if frame["unknown"]:
+            out.append(f"subhand_unknown({depth},{frame['unknown']}).")
+    return out
+
+
+def _sub_hands(state: TableState, game: Catalog) -> list[dict[str, Any]]:
+    """The sub-hand stack of the state's extension field, validated (docs/PLAYS.md)."""
+    raw = state.extra.get(SUB_HANDS) or []
+    if not isinstance(raw, list):
+        raise InputError(ErrorItem(f"/{SUB_HANDS}", "sub_hands must be a list.",
+                                   "sub_hands 必须是列表。"))
+    frames = []
+    for i, f in enumerate(raw):
+        path = f"/{SUB_HANDS}/{i}"
+        if not isinstance(f, dict) or not isinstance(f.get("player"), str):
+            raise InputError(ErrorItem(path, "A sub-hand needs player, card, cards, plays_left.",
+                                       "子手牌需要 player、card、cards、plays_left 字段。"))
+        cards = [_card(game, c, f"{path}/cards/{j}") for j, c in enumerate(f.get("cards", []))]
+        frames.append({"player": f["player"], "card": _card(game, f.get("card"), path + "/card"),
+                       "cards": cards, "unknown": int(f.get("unknown", 0)),
+                       "plays_left": int(f.get("plays_left", len(cards)))})
+    return frames
+
+
+def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key, value in choices.items():
+        path = pointer("play", "choices", key)
+        if key not in CHOICE_KEYS:
+            raise InputError(ErrorItem(path, f"Unknown choice {key!r}.", f"未知的选择 {key!r}。",
+                                       [k for k in CHOICE_KEYS if k[:2] == key[:2]]))
+        if key in DRIVER_KEYS:
+            continue
+        out.append(f"choice_given({key}).")
+        if key in CARD_KEYS:
+            out.append(f"choice({key},{term(_card(game, value, path))}).")
+        elif key in CARD_LIST_KEYS:
+            items = value if isinstance(value, list) else [value]
+            out += [f"choice({key},{term(_card(game, v, f'{path}/{i}'))})."
+                    for i, v in enumerate(items)]
+        elif key in PLAYER_KEYS:
+            out.append(f"choice({key},{_seat_of(state, value, path)}).")
+        elif key == "direction":
+            if value not in DIRECTIONS:
+                raise InputError(ErrorItem(path, "direction is clockwise or counterclockwise.",
+                                           "方向为 clockwise（顺时针）或 counterclockwise（逆时针）。",
+                                           list(DIRECTIONS)))
+            out.append(f"choice(direction,{value}).")
+        else:  # player -> card(s)
+            if not isinstance(value, dict):
+                raise InputError(ErrorItem(path, "Give an object: player name -> card(s).",
+                                           "请给出对象：玩家名 -> 卡片。"))
+            for name, cards in value.items():
+                seat = _seat_of(state, name, f"{path}/{name}")
+                items = cards if isinstance(cards, list) else [cards]
+                out += [f"choice({key},({seat},{term(_card(game, c, f'{path}/{name}'))}))."
+                        for c in items]
+    return out
+
+
+def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> list[str]:
+    kind = action.get("kind", "play")
+    if kind not in MOVE_KINDS:
+        raise InputError(ErrorItem("/play/kind", f"Unknown move {kind!r}.", f"未知的动作 {kind!r}。",
+                                   list(MOVE_KINDS)))
+    seat = _seat_of(state, action.get("player") or state.active, "/play/player")
+    if kind == "play":
+        return [f"do_play({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
+    return [{"play_random": "do_play_random({})", "draw": "do_draw({})",
+             "discard": "do_discard({})", "end_turn": "do_end_turn({})"}[kind].format(seat) + "."]
+
+
+def _seed_facts(game: Catalog, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    ids = [c.id for c in game if c.playable]
+    shuffle = rng.sample(range(len(ids)), len(ids))
+    keys = rng.sample(range(len(ids) + 1), len(ids) + 1)
+    out = [f"shuffle_key({term(c)},{k})." for c, k in zip(ids, shuffle, strict=True)]
+    out += [f"random_key({term(c)},{k})." for c, k in zip(ids + ["unknown"], keys, strict=True)]
+    return out
+
+
+def _drawn_facts(game: Catalog, choices: dict[str, Any]) -> list[str]:
+    """Cards the table saw drawn from an unknown pile: they are its top cards, in order."""
+    named = choices.get("drawn")
+    if not named:
+        return []
+    items = named if isinstance(named, list) else [named]
+    return [f"pile_named({term(_card(game, v, f'/play/choices/drawn/{i}'))},{i})."
+            for i, v in enumerate(items)]
+
+
+def build_facts(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
+                seed: int | None = None, game: Catalog | None = None) -> str:
+    game = game or catalog_for(state.edition, state.expansions)
+    choices = choices or {}
+    lines = [state_facts(state, game)]
+    lines += _extension_facts(state, game)
+    lines += _move_facts(state, game, action)
+    lines += _choice_facts(state, game, choices)
+    lines += _drawn_facts(game, choices)
+    if seed is not None:
+        lines += _seed_facts(game, seed)
+    return "\n".join(lines) + "\n"
+
+
+# ---- answer set -> state ------------------------------------------------------------------------
+def _card_of(sym: clingo.Symbol) -> str:
+    return sym.string if sym.type == clingo.SymbolType.String else sym.name
+
+
+def _ordered(old: Iterable[str], new: set[str]) -> list[str]:
+    """Cards that stay keep their order; cards that arrive follow, by id."""
+    kept = [c for c in old if c in new]
+    return kept + sorted(new - set(kept))
+
+
+def _next_state(state: TableState, atoms: _Atoms) -> TableState:
+    n = len(state.players)
+    hands: dict[int, set[str]] = defaultdict(set)
+    keepers: dict[int, set[str]] = defaultdict(set)
+    creepers: dict[int, set[str]] = defaultdict(set)
+    unknown = {s: 0 for s in range(n)}
+    for s, c in atoms.args("next_in_hand", 2):
+        hands[s.number].add(_card_of(c))
+    for s, c in atoms.args("next_keeper", 2):
+        keepers[s.number].add(_card_of(c))
+    for s, c in atoms.args("next_creeper", 2):
+        creepers[s.number].add(_card_of(c))
+    for s, k in atoms.args("next_hand_unknown", 2):
+        unknown[s.number] = k.number
+    old_hand_order = [c for p in state.players for c in (p.hand or [])]
+    players = []
+    for i, p in enumerate(state.players):
+        known = _ordered(old_hand_order, hands[i])
+        size = len(known) + unknown[i]
+        players.append(Player(
+            name=p.name, hand=known if unknown[i] == 0 else None, hand_size=size,
+            keepers=_ordered([k for q in state.players for k in q.keepers], keepers[i]),
+            creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i])))
+    rules = [_card_of(c) for c, _ in sorted(atoms.args("next_rule", 2), key=lambda a: a[1].number)]
+    goals = [_card_of(c) for c, _ in sorted(atoms.args("next_goal", 2), key=lambda a: a[1].number)]
+    discard = [_card_of(c) for c, _ in
+               sorted(atoms.args("next_discard", 2), key=lambda a: a[1].number)]
+    pile_known = sorted(atoms.args("next_draw_pile", 2), key=lambda a: a[1].number)
+    size_sym = atoms.one("next_draw_pile_size")
+    pile_size = size_sym.number if size_sym is not None else state.draw_pile_size
+    pile: list[str] | None = None
+    if [i.number for _, i in pile_known] == list(range(pile_size)) and (
+            state.draw_pile is not None or pile_size == 0 or pile_known):
+        pile = [_card_of(c) for c, _ in pile_known]
+    drawn, played = atoms.args("next_turn", 2)[0]
+    active = atoms.one("next_active").number
+    at_start = atoms.one("next_hand_at_start")
+    extra = {k: v for k, v in state.extra.items() if k not in (SUB_HANDS, EXTRA_TURNS)}
+    turns = atoms.one("next_extra_turns")
+    if turns is not None and turns.number > 0:
+        extra[EXTRA_TURNS] = turns.number
+    frames = _next_frames(state, atoms)
+    if frames:
+        extra[SUB_HANDS] = frames
+    return TableState(
+        edition=state.edition, expansions=list(state.expansions), players=players,
+        active=state.players[active].name, rules=rules, goals=goals,
+        turn=Turn(hand_at_start=at_start.number if at_start is not None else
+                  state.turn.hand_at_start, drawn=drawn.number, played=played.number),
+        draw_pile_size=pile_size, draw_pile=pile, discard_pile=discard,
+        pending=list(state.pending), extra=extra)
+
+
+def _next_frames(state: TableState, atoms: _Atoms) -> list[dict[str, Any]]:
+    cards: dict[int, list[str]] = defaultdict(list)
+    for d, c in atoms.args("next_subhand", 2):
+        cards[d.number].append(_card_of(c))
+    unknown = {d.number: k.number for d, k in atoms.args("next_subhand_unknown", 2)}
+    frames = []
+    for d, s, o, left in sorted(atoms.args("next_subframe", 4), key=lambda a: a[0].number):
+        frames.append({"player": state.players[s.number].name, "card": _card_of(o),
+                       "cards": sorted(cards[d.number]), "unknown": unknown.get(d.number, 0),
+                       "plays_left": left.number})
+    return frames
+
+
+def _pick_value(ctx: _Context, sym: clingo.Symbol) -> Any:
+    if sym.type == clingo.SymbolType.Number:
+        return ctx.player(sym)
+    if sym.type == clingo.SymbolType.Function and sym.name == "" and len(sym.arguments) == 2:
+        return {"player": ctx.player(sym.arguments[0]), "card": _card_of(sym.arguments[1])}
+    return _card_of(sym)
+
+
+def _picks(ctx: _Context, atoms: _Atoms) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = defaultdict(list)
+    for name in ("pick", "chance"):
+        for key, value in atoms.args(name, 2):
+            out[key.name].append(_pick_value(ctx, value))
+    return {k: sorted(v, key=str) for k, v in out.items()}
+
+
+def _open_choices(ctx: _Context, symbols: list[clingo.Symbol]) -> list[dict[str, Any]]:
+    options: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for s in symbols:
+        key, value = s.arguments
+        kind = "chance" if s.name == "chance" else "choice"
+        v = _pick_value(ctx, value)
+        if v not in options[(key.name, kind)]:
+            options[(key.name, kind)].append(v)
+    return [{"key": k, "kind": kind, "options": sorted(v, key=str)}
+            for (k, kind), v in sorted(options.items())]
+
+
+# ---- the move ----------------------------------------------------------------------------------
+def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
+                 seed: int | None = None, *, with_ruling: bool = True,
+                 limit: int = MAX_OUTCOMES) -> PlayResult:
+    """All outcomes of one move (up to `limit`), or why it is not legal."""
+    game = catalog_for(state.edition, state.expansions)
+    choices = dict(choices or {})
+    ctx = _Context(state, game)
+    card = action.get("card")
+    if action.get("kind", "play") == "play" and card is not None:
+        known = game.resolve(card) if isinstance(card, str) else None
+        if known is not None and known.type == "promo":
+            return _unknown_effect(state, game, known.id)
+    facts = build_facts(state, action, choices, seed, game)
+    models, more = _solve(facts, limit)
+    if not models:
+        return _no_outcome(state, game, action, choices, seed)
+    first = _Atoms.of(models[0])
+    illegal = first.args("illegal", 2)
+    if illegal:
+        cites = _cites(first, ctx)
+        return PlayResult(legal=False, reasons=[f for f in _findings(first, ctx, cites)
+                                                if f["key"] in {k.name for k, _ in illegal}])
+    outcomes: list[Outcome] = []
+    seen: set[str] = set()
+    for symbols in models:
+        atoms = _Atoms.of(symbols)
+        new_state = _next_state(state, atoms)
+        fingerprint = repr(new_state.to_json())
+        if fingerprint in seen:
+            continue
+        seen.add(fingerprint)
+        cites = _cites(atoms, ctx)
+        outcomes.append(Outcome(
+            state=new_state, ruling=ruling_for(new_state, game) if with_ruling else None,
+            picks=_picks(ctx, atoms),
+            findings=[f for f in _findings(atoms, ctx, cites) if f["key"] in play_finding_keys()]))
+    result = PlayResult(legal=True, outcomes=outcomes, truncated=more)
+    if len(outcomes) > 1 or more:
+        result.open_choices = _open_choices(ctx, _brave(facts)) if more else _open_from(outcomes)
+    reveal = [a for a in first.args("open_reveal", 2)]
+    for seat, count in reveal:
+        result.open_choices.append({"key": "reveal", "kind": "unknown",
+                                    "player": ctx.player(seat), "count": count.number})
+    return result
+
+
+def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    options: dict[str, list[Any]] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    for o in outcomes:
+        for key, values in o.picks.items():
+            for v in values:
+                if v not in options[key]:
+                    options[key].append(v)
+            kinds[key] = "chance" if key in ("scramble", "taken", "random") else "choice"
+    return [{"key": k, "kind": kinds[k], "options": sorted(v, key=str)}
+            for k, v in sorted(options.items()) if len(v) > 1]
+
+
+def _unknown_effect(state: TableState, game: Catalog, card: str) -> PlayResult:
+    c = game.get(card)
+    reason = {"about": "play", "key": "card_text_missing", "args": [card],
+              "text": {"en": f"The sources give no text for {c.name_en}: what playing it does is "
+                             "unknown, so no outcome can be given.",
+                       "zh": f"资料中没有{c.name_zh}的卡面文字：打出它的效果未知，因此无法给出结果。"
+                             "（本项目译文）"},
+              "sources": [c.source()]}
+    return PlayResult(legal=True, reasons=[reason], unknown_effect=True)
+
+
+def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
+                choices: dict[str, Any], seed: int | None) -> PlayResult:
+    """The given choices allow no outcome: say which choices are open without them."""
+    ctx = _Context(state, game)
+    bare = {k: v for k, v in choices.items() if k in DRIVER_KEYS}
+    facts = build_facts(state, action, bare, seed, game)
+    options = _open_choices(ctx, _brave(facts))
+    raise InputError(ErrorItem(
+        "/play/choices", "These choices are not possible for this play; the open choices are: "
+        + "; ".join(f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options),
+        "这些选择对本次出牌不可行；可选项为：" + "；".join(
+            f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options),
+        [o["key"] for o in options]))
+
+
+# ---- whole plays: a card and everything it makes the player play -----------------------------------
+def play_card(state: TableState, card: str, player: str | None = None,
+              choices: dict[str, Any] | None = None, seed: int | None = None) -> PlayResult:
+    """Plays `card`; with `choices["order"]` also plays out the sub-hand it sets aside."""
+    choices = dict(choices or {})
+    order = list(choices.pop("order", []) or [])
+    then = dict(choices.pop("then", {}) or {})
+    action = {"kind": "play", "card": card, "player": player or state.active}
+    result = apply_action(state, action, choices, seed)
+    step = 0
+    game = catalog_for(state.edition, state.expansions)
+    while (result.legal and order and len(result.outcomes) == 1 and not result.open_choices
+           and result.outcomes[0].state.extra.get(SUB_HANDS)):
+        nxt = order.pop(0)
+        step += 1
+        sub_choices = then.get(nxt) or then.get(_card(game, nxt, "/play/choices/order")) or {}
+        sub = apply_action(result.outcomes[0].state,
+                           {"kind": "play", "card": nxt, "player": action["player"]},
+                           sub_choices, None if seed is None else seed + step)
+        if not sub.legal:
+            return sub
+        result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,
+                            open_choices=sub.open_choices, truncated=sub.truncated)
+    return result
+
+
+def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
+    """The contract's response to `{"state": ..., "play": {...}}` (state already parsed)."""
+    if not isinstance(play, dict) or "card" not in play and play.get("kind", "play") == "play":
+        raise InputError(ErrorItem("/play/card", "Name the card to play.", "请指明要打出的卡片。"))
+    choices = play.get("choices") or {}
+    if not isinstance(choices, dict):
+        raise InputError(ErrorItem("/play/choices", "choices must be an object.",
+                                   "choices 必须是一个对象。"))
+    seed = play.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise InputError(ErrorItem("/play/seed", "seed must be an integer.", "seed 必须是整数。"))
+    kind = play.get("kind", "play")
+    if kind == "play":
+        return play_card(state, play["card"], play.get("player"), choices, seed).to_json()
+    return apply_action(state, {"kind": kind, "player": play.get("player")}, choices,
+                        seed).to_json()
+
+
+# ---- legal actions -------------------------------------------------------------------------------
+def legal_actions(state: TableState, ruling: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The moves open now: from the sub-hand being played out, else from the ruling's legal moves."""
+    game = catalog_for(state.edition, state.expansions)
+    frames = _sub_hands(state, game)
+    if frames:
+        top = frames[-1]
+        return [{"kind": "play", "player": top["player"], "card": c} for c in top["cards"]]
+    ruling = ruling or ruling_for(state, game)
+    if not ruling.get("ok") or ruling.get("winner"):
+        return []
+    out: list[dict[str, Any]] = []
+    for move in ruling.get("legal_moves", []):
+        kind = move.get("kind")
+        if kind == "play" and move.get("card"):
+            out.append({"kind": "play", "player": move["player"], "card": move["card"]})
+        elif kind in ("draw", "play_random", "end_turn"):
+            out.append({"kind": kind, "player": move["player"]})
+    owed = ruling.get("discards", [])
+    turn = ruling.get("turn", {})
+    turn_done = (turn.get("play", {}).get("remaining") == 0
+                 and turn.get("draw", {}).get("remaining") == 0)
+    for name in sorted({a["player"] for a in owed}):
+        if name != state.active or turn_done:
+            out.append({"kind": "discard", "player": name})
+    if owed:
+        out = [m for m in out if m["kind"] != "end_turn"]
+    return out

@@ -1,0 +1,306 @@
+/* Fluxx Adjudicator: progressive enhancement for the server-rendered pages.
+ *
+ * Everything here is optional: without it every form still posts and the server answers.
+ * - The card picker: each zone's textarea (one card name per line) is drawn as cards, with a
+ *   search box that matches English or Chinese names (cards from /api/cards, filtered here).
+ * - Adding and removing player seats in the editor.
+ * - "Copy the link" on a ruling's permalink.
+ * htmx (vendor/htmx.min.js) makes the forms answer inline; htmx.onLoad re-runs this setup on
+ * the content it swaps in. No inline scripts: the Content Security Policy forbids them.
+ */
+(function () {
+  "use strict";
+
+  var catalogs = {}; // "fluxx+creepers" -> Promise of [card]
+
+  function normalize(text) {
+    return String(text || "").normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}_]+/gu, "");
+  }
+
+  function fetchCards(url, edition) {
+    return fetch(url + "?edition=" + encodeURIComponent(edition), {headers: {"Accept": "application/json"}})
+      .then(function (r) { return r.ok ? r.json() : []; })
+      .then(function (data) { return Array.isArray(data) ? data : (data.cards || data.results || []); })
+      .catch(function () { return []; });
+  }
+
+  function loadCatalog(form) {
+    var edition = (form.querySelector("[name=edition]") || {}).value || "fluxx";
+    var expansions = Array.prototype.map.call(
+      form.querySelectorAll("[name=expansions]:checked"), function (el) { return el.value; });
+    if (edition !== "fluxx") { expansions = []; }
+    var key = [edition].concat(expansions).join("+");
+    if (!catalogs[key]) {
+      var url = form.dataset.cardsUrl || "/api/cards";
+      catalogs[key] = Promise.all([edition].concat(expansions).map(function (e) { return fetchCards(url, e); }))
+        .then(function (lists) {
+          var byId = {};
+          lists.forEach(function (list) { list.forEach(function (c) { byId[c.id] = c; }); });
+          var cards = Object.keys(byId).map(function (id) { return byId[id]; })
+            .filter(function (c) { return c.type !== "basic_rules"; });
+          cards.forEach(function (c) {
+            c._keys = [normalize(c.id), normalize(c.name.en), normalize(c.name.zh)];
+          });
+          return cards;
+        });
+    }
+    return catalogs[key];
+  }
+
+  function resolve(cards, name) {
+    var key = normalize(name);
+    for (var i = 0; i < cards.length; i++) {
+      if (cards[i]._keys.indexOf(key) >= 0) { return cards[i]; }
+    }
+    return null;
+  }
+
+  function matches(cards, query, types) {
+    var q = normalize(query);
+    var pool = types.length ? cards.filter(function (c) { return types.indexOf(c.type) >= 0; }) : cards;
+    if (!q) { return pool.slice(0, 60); }
+    var scored = [];
+    pool.forEach(function (c) {
+      var best = -1;
+      c._keys.forEach(function (k) {
+        var at = k.indexOf(q);
+        if (k === q) { best = 3; }
+        else if (at === 0) { best = Math.max(best, 2); } else if (at > 0) { best = Math.max(best, 1); }
+      });
+      if (best >= 0) { scored.push([best, c]); }
+    });
+    scored.sort(function (a, b) { return b[0] - a[0]; });
+    return scored.map(function (s) { return s[1]; }).slice(0, 60);
+  }
+
+  function label(card, lang) {
+    return lang === "zh" ? (card.name.zh || card.name.en) : (card.name.en || card.name.zh);
+  }
+
+  function other(card, lang) {
+    return lang === "zh" ? card.name.en : card.name.zh;
+  }
+
+  /* One picker over one textarea. The textarea stays the source of truth (it is what the form
+     sends); the picker rewrites it with card ids. */
+  function Picker(textarea, form) {
+    var lang = form.dataset.lang || "en";
+    var types = (textarea.dataset.types || "").split(/\s+/).filter(Boolean);
+    var box = document.createElement("div");
+    box.className = "picker";
+    var chips = document.createElement("div");
+    chips.className = "chips";
+    var input = document.createElement("input");
+    input.type = "search";
+    input.autocomplete = "off";
+    input.placeholder = form.dataset.i18nSearch || "";
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-expanded", "false");
+    input.setAttribute("aria-autocomplete", "list");
+    // the zone's <label for> names the search box from now on
+    input.id = textarea.id;
+    textarea.id = textarea.id + "-text";
+    var list = document.createElement("ul");
+    list.className = "picker-list";
+    list.setAttribute("role", "listbox");
+    list.id = "pick-" + textarea.name.replace(/[^a-z0-9_-]/gi, "-");
+    input.setAttribute("aria-controls", list.id);
+    list.hidden = true;
+    box.appendChild(chips);
+    box.appendChild(input);
+    box.appendChild(list);
+    textarea.hidden = true;
+    textarea.classList.add("enhanced");
+    textarea.parentNode.insertBefore(box, textarea.nextSibling);
+
+    var cards = [];
+    var shown = [];
+    var selected = -1;
+
+    function names() {
+      return textarea.value.split("\n").map(function (s) { return s.trim(); }).filter(Boolean);
+    }
+
+    function drawChips() {
+      chips.textContent = "";
+      names().forEach(function (name, index) {
+        var card = resolve(cards, name);
+        var chip = document.createElement("span");
+        chip.className = "chip" + (card ? " t-" + card.type : (cards.length ? " unknown" : ""));
+        chip.dataset.card = card ? card.id : name;
+        var text = document.createElement("span");
+        text.textContent = card ? label(card, lang) : name;
+        if (card && other(card, lang)) { chip.title = other(card, lang); }
+        var remove = document.createElement("button");
+        remove.type = "button";
+        remove.textContent = "×";
+        remove.setAttribute("aria-label", (form.dataset.i18nRemove || "Remove {name}").replace("{name}", text.textContent));
+        remove.addEventListener("click", function () {
+          var all = names();
+          all.splice(index, 1);
+          textarea.value = all.join("\n");
+          drawChips();
+          input.focus();
+        });
+        chip.appendChild(text);
+        chip.appendChild(remove);
+        chips.appendChild(chip);
+      });
+    }
+
+    function close() {
+      list.hidden = true;
+      input.setAttribute("aria-expanded", "false");
+      selected = -1;
+    }
+
+    function drawList() {
+      shown = matches(cards, input.value, types);
+      list.textContent = "";
+      if (!shown.length) {
+        var none = document.createElement("li");
+        none.className = "none";
+        none.textContent = form.dataset.i18nNomatch || "";
+        list.appendChild(none);
+      }
+      shown.forEach(function (card, i) {
+        var item = document.createElement("li");
+        item.className = "t-" + card.type;
+        item.id = list.id + "-" + i;
+        item.setAttribute("role", "option");
+        item.setAttribute("aria-selected", i === selected ? "true" : "false");
+        item.dataset.card = card.id;
+        var main = document.createElement("span");
+        main.textContent = label(card, lang);
+        var alt = document.createElement("span");
+        alt.className = "alt";
+        alt.textContent = other(card, lang) || "";
+        item.appendChild(main);
+        item.appendChild(alt);
+        item.addEventListener("mousedown", function (event) {
+          event.preventDefault(); // keep the focus in the search box
+          add(card);
+        });
+        list.appendChild(item);
+      });
+      list.hidden = false;
+      input.setAttribute("aria-expanded", "true");
+    }
+
+    function add(card) {
+      var all = names();
+      all.push(card.id);
+      textarea.value = all.join("\n");
+      input.value = "";
+      drawChips();
+      close();
+      textarea.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+
+    function highlight(i) {
+      selected = Math.max(0, Math.min(i, shown.length - 1));
+      Array.prototype.forEach.call(list.children, function (li, j) {
+        li.setAttribute("aria-selected", j === selected ? "true" : "false");
+        if (j === selected) {
+          li.scrollIntoView({block: "nearest"});
+          input.setAttribute("aria-activedescendant", li.id);
+        }
+      });
+    }
+
+    input.addEventListener("input", function () { selected = -1; drawList(); });
+    input.addEventListener("focus", drawList);
+    input.addEventListener("blur", close);
+    input.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown") { event.preventDefault(); if (list.hidden) { drawList(); } highlight(selected + 1); }
+      else if (event.key === "ArrowUp") { event.preventDefault(); highlight(selected - 1); }
+      else if (event.key === "Enter") {
+        if (!list.hidden && shown.length && (selected >= 0 || input.value)) {
+          event.preventDefault(); // Enter picks a card here, it does not send the form
+          add(shown[selected >= 0 ? selected : 0]);
+        }
+      } else if (event.key === "Escape") { close(); }
+      else if (event.key === "Backspace" && !input.value && names().length) {
+        var all = names(); all.pop(); textarea.value = all.join("\n"); drawChips();
+      }
+    });
+
+    this.reload = function () {
+      return loadCatalog(form).then(function (loaded) { cards = loaded; drawChips(); });
+    };
+    drawChips();
+    this.reload();
+  }
+
+  function setupEditor(form) {
+    if (form.dataset.enhanced) { return; }
+    form.dataset.enhanced = "1";
+    var pickers = [];
+    function enhance(root) {
+      root.querySelectorAll("textarea.cardlist:not(.enhanced)").forEach(function (ta) {
+        pickers.push(new Picker(ta, form));
+      });
+      root.querySelectorAll(".remove-seat").forEach(function (button) {
+        button.hidden = false;
+        if (button.dataset.bound) { return; }
+        button.dataset.bound = "1";
+        button.addEventListener("click", function () {
+          var seat = button.closest(".seat");
+          var wasActive = seat.querySelector("input[type=radio]:checked");
+          seat.remove();
+          if (wasActive) {
+            var first = form.querySelector(".seat input[type=radio]");
+            if (first) { first.checked = true; }
+          }
+        });
+      });
+    }
+    enhance(form);
+    var reload = function () { pickers.forEach(function (p) { p.reload(); }); };
+    form.querySelectorAll("[name=edition], [name=expansions]").forEach(function (el) {
+      el.addEventListener("change", reload);
+    });
+    var add = document.getElementById("add-seat");
+    var template = document.getElementById("seat-template");
+    if (add && template) {
+      add.hidden = false;
+      add.addEventListener("click", function () {
+        var seats = form.querySelectorAll(".seat[data-seat]");
+        var next = 0;
+        seats.forEach(function (s) { next = Math.max(next, parseInt(s.dataset.seat, 10) + 1 || 0); });
+        var holder = document.createElement("div");
+        holder.innerHTML = template.innerHTML.split("__i__").join(String(next));
+        var seat = holder.firstElementChild;
+        document.getElementById("seats").appendChild(seat);
+        enhance(seat);
+        var name = seat.querySelector("input[type=text]");
+        if (name) { name.focus(); }
+      });
+    }
+  }
+
+  function setupCopy(root) {
+    root.querySelectorAll("button.copy-link[data-copy]").forEach(function (button) {
+      if (!navigator.clipboard || button.dataset.bound) { return; }
+      button.dataset.bound = "1";
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var url = new URL(button.dataset.copy, window.location.href).href;
+        navigator.clipboard.writeText(url).then(function () {
+          button.textContent = button.dataset.done || button.textContent;
+        });
+      });
+    });
+  }
+
+  function setup(root) {
+    root.querySelectorAll("form#editor").forEach(setupEditor);
+    setupCopy(root);
+  }
+
+  if (window.htmx) {
+    window.htmx.onLoad(setup);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () { setup(document); });
+  }
+})();

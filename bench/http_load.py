@@ -1,0 +1,196 @@
+"""Rulings per second over HTTP, on a real WSGI server (gunicorn), loopback only.
+
+Run by hand (figures are printed, never asserted):
+
+    python bench/http_load.py                      # 2 workers, 8 and 32 clients, 10 s each
+    python bench/http_load.py --workers 4 --seconds 20 --clients 8 32 64
+
+The script starts `fluxx-adjudicator serve --workers N` on 127.0.0.1 on a free port, waits until
+it answers, then for each client count runs that many concurrent clients (threads, each with
+its own keep-alive connection) posting tables to POST /api/ruling for a bounded time and count.
+The tables rotate through 2 to 10 players and a crowded table, so no answer is a repeat of the
+previous one. It prints rulings per second, latency percentiles and the errors (any answer other
+than 200 with "ok": true, and any failed connection), then stops the server it started.
+Target (issue 7): 300 rulings per second on a 2-core machine, zero errors. The clients share
+the machine with the server: on a small machine they take some of its CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from rulings import crowded_table, machine, seated_table  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_command(port: int, workers: int) -> list[str]:
+    exe = shutil.which("fluxx-adjudicator")
+    base = [exe] if exe else [sys.executable, "-c",
+                              "import sys; from adjudicator.cli import main; sys.exit(main())"]
+    return base + ["serve", "--host", "127.0.0.1", "--port", str(port),
+                   "--workers", str(workers)]
+
+
+def start_server(port: int, workers: int, log: Path) -> subprocess.Popen:
+    out = log.open("w", encoding="utf-8")
+    proc = subprocess.Popen(serve_command(port, workers), stdout=out, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120  # the first start may build the knowledge store
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}; see {log}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/api/openapi.json")
+            if conn.getresponse().status == 200:
+                conn.close()
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    stop_server(proc)
+    raise SystemExit(f"the server did not answer within 120 s; see {log}")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stops the server this script started (its own process group: gunicorn and workers)."""
+    if proc.poll() is not None:
+        return
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+def bodies() -> list[bytes]:
+    tables = [seated_table(n, seed) for n in (2, 4, 6, 10) for seed in (1, 2, 3)]
+    tables.append(crowded_table())
+    return [json.dumps(t, ensure_ascii=False).encode("utf-8") for t in tables]
+
+
+class Load:
+    """One run: `clients` threads posting until `seconds` pass or `max_requests` are sent."""
+
+    def __init__(self, port: int, clients: int, seconds: float, max_requests: int) -> None:
+        self.port, self.clients = port, clients
+        self.seconds, self.max_requests = seconds, max_requests
+        self.latencies: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.lock = threading.Lock()
+        self.sent = 0
+        self.bodies = bodies()
+
+    def _next(self) -> int | None:
+        with self.lock:
+            if self.sent >= self.max_requests:
+                return None
+            self.sent += 1
+            return self.sent
+
+    def _error(self, kind: str) -> None:
+        with self.lock:
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def _client(self, stop_at: float) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        headers = {"Content-Type": "application/json", "Connection": "keep-alive"}
+        while time.perf_counter() < stop_at:
+            n = self._next()
+            if n is None:
+                break
+            body = self.bodies[n % len(self.bodies)]
+            started = time.perf_counter()
+            try:
+                conn.request("POST", "/api/ruling", body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+            except (OSError, http.client.HTTPException) as exc:
+                self._error(type(exc).__name__)
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                continue
+            elapsed = (time.perf_counter() - started) * 1000
+            if response.status != 200 or b'"ok":true' not in data.replace(b" ", b""):
+                self._error(f"HTTP {response.status}")
+            else:
+                with self.lock:
+                    self.latencies.append(elapsed)
+        conn.close()
+
+    def run(self) -> dict[str, Any]:
+        started = time.perf_counter()
+        stop_at = started + self.seconds
+        threads = [threading.Thread(target=self._client, args=(stop_at,))
+                   for _ in range(self.clients)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.perf_counter() - started
+        lat = sorted(self.latencies)
+
+        def pct(p: float) -> float:
+            return lat[min(len(lat) - 1, int(p / 100 * len(lat)))] if lat else float("nan")
+
+        return {"clients": self.clients, "ok": len(lat), "errors": sum(self.errors.values()),
+                "error_kinds": dict(self.errors), "seconds": wall,
+                "per_second": len(lat) / wall if wall else 0.0,
+                "p50": pct(50), "p90": pct(90), "p99": pct(99),
+                "max": lat[-1] if lat else float("nan"),
+                "mean": statistics.fmean(lat) if lat else float("nan")}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--clients", type=int, nargs="+", default=[8, 32])
+    ap.add_argument("--seconds", type=float, default=10.0, help="per client count")
+    ap.add_argument("--max-requests", type=int, default=20_000, help="per client count")
+    ap.add_argument("--warmup", type=float, default=2.0, help="seconds of load before timing")
+    ap.add_argument("--log", type=Path, default=Path("/tmp/fluxx-http-load-server.log"))
+    args = ap.parse_args(argv)
+
+    port = free_port()
+    print(machine())
+    print(f"server: fluxx-adjudicator serve --workers {args.workers} on 127.0.0.1:{port} "
+          f"(gunicorn; log {args.log})")
+    proc = start_server(port, args.workers, args.log)
+    try:
+        Load(port, max(args.clients), args.warmup, 10**9).run()  # warm every worker up
+        print(f"{'clients':>8}{'rulings':>9}{'errors':>8}{'per s':>9}"
+              f"{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+        for clients in args.clients:
+            r = Load(port, clients, args.seconds, args.max_requests).run()
+            print(f"{r['clients']:>8}{r['ok']:>9}{r['errors']:>8}{r['per_second']:>9.1f}"
+                  f"{r['p50']:>9.1f}{r['p90']:>9.1f}{r['p99']:>9.1f}{r['max']:>9.1f}"
+                  + (f"  {r['error_kinds']}" if r["errors"] else ""))
+    finally:
+        stop_server(proc)
+    print("target: 300 rulings per second with zero errors")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""How fast is a ruling? In process, for 2, 4, 6 and 10 players and a crowded table.
+
+Run by hand (figures are printed, never asserted):
+
+    python bench/rulings.py            # 100 timed runs per table
+    python bench/rulings.py -n 300 --profile
+
+For every table the script times, in the same run and on the same facts:
+- the service: `parse_state` + `ruling_for` + `json.dumps` (what POST /api/ruling does minus HTTP),
+  with a breakdown (read, facts, engine, render);
+- bare clingo: a fresh `clingo.Control`, the hub file loaded from disk, the same facts added,
+  ground, solve (models enumerated, shown atoms read) -- what a plain clingo user would run;
+- ground+solve only: the same, with the parsed program cached as the engine does (the floor of
+  any design that builds a fresh solver per request).
+The overhead ratio is service / bare clingo. Targets (issue 7): 4 players < 5 ms median,
+overhead < 1.5x, cost from 2 to 10 players <= 3x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import clingo
+import clingo.ast
+
+from adjudicator import engine
+from adjudicator.catalog import catalog_for
+from adjudicator.facts import state_facts
+from adjudicator.reader import parse_state
+from adjudicator.ruling import ruling_for
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
+TABLE_RULES = ["draw_2", "play_2", "hand_limit_2", "keeper_limit_3"]
+
+
+def seated_table(players: int, seed: int = 7) -> dict[str, Any]:
+    """A mid-game table: every player holds 3 known cards and 1 Keeper; 4 rules, 1 Goal."""
+    game = catalog_for("fluxx")
+    rng = random.Random(seed)
+    keepers = [c.id for c in game.of_type("keeper")]
+    rng.shuffle(keepers)
+    goal = "hippyism"
+    used = set(TABLE_RULES) | {goal} | set(keepers[:players])
+    deck = [c.id for c in game if c.playable and c.id not in used and c.type != "keeper"]
+    rng.shuffle(deck)
+    seats = []
+    for i in range(players):
+        seats.append({"name": NAMES[i], "hand": deck[3 * i: 3 * i + 3], "keepers": [keepers[i]]})
+    return {"edition": "fluxx", "players": seats, "active": NAMES[0], "rules": TABLE_RULES,
+            "goals": [goal], "turn": {"hand_at_start": 3, "drawn": 1, "played": 0},
+            "discard_pile": deck[3 * players: 3 * players + 3]}
+
+
+def crowded_table(players: int = 6) -> dict[str, Any]:
+    """Every card of Fluxx with the Creepers and Surprises in play: all Keepers and Creepers
+    dealt round the table, every New Rule and Meta Rule on the table, two Goals (Double Agenda
+    is among the rules), every other card in a hand."""
+    game = catalog_for("fluxx", ("creepers", "surprises"))
+    seats: list[dict[str, Any]] = [
+        {"name": NAMES[i], "hand": [], "keepers": [], "creepers": []} for i in range(players)]
+    for i, card in enumerate(c.id for c in game.of_type("keeper")):
+        seats[i % players]["keepers"].append(card)
+    for i, card in enumerate(c.id for c in game.of_type("creeper")):
+        seats[i % players]["creepers"].append(card)
+    rules = [c.id for c in game.of_type("new_rule", "meta_rule")]
+    goals = [c.id for c in game.of_type("goal")]
+    rest = goals[2:] + [c.id for c in game.of_type("action", "surprise", "promo")]
+    for i, card in enumerate(rest):
+        seats[i % players]["hand"].append(card)
+    return {"edition": "fluxx", "expansions": ["creepers", "surprises"], "players": seats,
+            "active": NAMES[0], "rules": rules, "goals": goals[:2], "draw_pile": 0,
+            "turn": {"hand_at_start": len(seats[0]["hand"]), "drawn": 0, "played": 0}}
+
+
+def tables() -> list[tuple[str, dict[str, Any]]]:
+    out = [(f"{n} players", seated_table(n)) for n in (2, 4, 6, 10)]
+    out.append(("crowded (6p, all cards)", crowded_table()))
+    return out
+
+
+# --- what is timed -------------------------------------------------------------------------
+
+def service(data: dict[str, Any]) -> str:
+    return json.dumps(ruling_for(parse_state(data)), ensure_ascii=False)
+
+
+def bare_clingo(facts: str) -> int:
+    """Plain clingo: load the hub from disk, add the facts, ground, solve."""
+    ctl = clingo.Control(["--models=2"])
+    ctl.load(str(engine.hub_path()))
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    shown = 0
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            shown += len(model.symbols(shown=True))
+    return shown
+
+
+def ground_solve(facts: str) -> int:
+    """The floor of a fresh solver per request: the parsed program is cached (as engine.py does);
+    only building the Control, grounding and solving are timed."""
+    statements = engine.program()
+    ctl = clingo.Control(["--models=2"])
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in statements:
+            builder.add(statement)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    shown = 0
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            shown += len(model.symbols(shown=True))
+    return shown
+
+
+def timed(fn: Callable[[], Any], runs: int, warmup: int = 3) -> list[float]:
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - started) * 1000)
+    return out
+
+
+def interleaved(fns: list[Callable[[], Any]], runs: int,
+                warmup: int = 3) -> list[tuple[list[float], list[float]]]:
+    """Times each function `runs` times, taking turns, so that a change in the machine's load
+    during the run touches every mode alike. Per function: (wall ms, CPU ms) samples; the CPU
+    time of this process (every thread: clingo solves in its own) is what a ruling costs even
+    when other programs share the machine."""
+    for fn in fns:
+        for _ in range(warmup):
+            fn()
+    out: list[tuple[list[float], list[float]]] = [([], []) for _ in fns]
+    for _ in range(runs):
+        for fn, (wall, cpu) in zip(fns, out, strict=True):
+            started, cpu_started = time.perf_counter(), time.process_time()
+            fn()
+            cpu.append((time.process_time() - cpu_started) * 1000)
+            wall.append((time.perf_counter() - started) * 1000)
+    return out
+
+
+def p95(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=20)[18] if len(samples) >= 20 else max(samples)
+
+
+def stages(data: dict[str, Any], runs: int) -> dict[str, float]:
+    """Median milliseconds of each stage of a ruling."""
+    state = parse_state(data)
+    game = catalog_for(state.edition, state.expansions)
+    facts = state_facts(state, game)
+    solution = engine.solve(facts)
+    read = statistics.median(timed(lambda: parse_state(data), runs))
+    fact = statistics.median(timed(lambda: state_facts(state, game), runs))
+    eng = statistics.median(timed(lambda: engine.solve(facts), runs))
+    whole = statistics.median(timed(lambda: ruling_for(state, game), runs))
+    return {"read": read, "facts": fact, "engine": eng, "render": max(0.0, whole - fact - eng),
+            "ground_ms": solution.stats.get("ground_ms", 0.0), "atoms": solution.stats["atoms"]}
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            model = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")),
+                         cpu)
+    except OSError:
+        model = cpu
+    return (f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
+            f"clingo {clingo.__version__}, load average {os.getloadavg()[0]:.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", "--runs", type=int, default=100, help="timed runs per table and mode")
+    ap.add_argument("--profile", action="store_true",
+                    help="also print the median of each stage of a ruling")
+    args = ap.parse_args(argv)
+    print(machine())
+    print(f"{args.runs} timed runs per table; milliseconds\n")
+    print("service: parse_state + ruling_for + json.dumps; bare: clingo loads the hub, grounds "
+          "and solves the same facts;\ngr+sol: the same with the parsed program cached; "
+          "wall = median and p95 wall clock, cpu = median CPU time\n")
+    head = (f"{'table':<24}{'facts':>6}{'atoms':>7} | {'service':>8}{'p95':>8}{'cpu':>7} | "
+            f"{'bare':>8}{'p95':>8}{'cpu':>7} | {'gr+sol':>7}{'cpu':>7} | {'ratio':>6}{'cpu':>6}")
+    print(head)
+    print("-" * len(head))
+    medians: dict[str, float] = {}
+    cpu_medians: dict[str, float] = {}
+    for label, data in tables():
+        state = parse_state(data)
+        facts = state_facts(state)
+        atoms = engine.solve(facts).stats["atoms"]
+        (svc, svc_cpu), (bare, bare_cpu), (floor, floor_cpu) = interleaved(
+            [lambda d=data: service(d), lambda f=facts: bare_clingo(f),
+             lambda f=facts: ground_solve(f)], args.runs)
+        med = statistics.median
+        m_svc, m_bare = med(svc), med(bare)
+        medians[label] = m_svc
+        cpu_medians[label] = med(svc_cpu)
+        print(f"{label:<24}{facts.count(chr(10)):>6}{atoms:>7} | "
+              f"{m_svc:>8.2f}{p95(svc):>8.2f}{med(svc_cpu):>7.2f} | "
+              f"{m_bare:>8.2f}{p95(bare):>8.2f}{med(bare_cpu):>7.2f} | "
+              f"{med(floor):>7.2f}{med(floor_cpu):>7.2f} | "
+              f"{m_svc / m_bare:>5.2f}x{med(svc_cpu) / med(bare_cpu):>5.2f}x")
+        if args.profile:
+            s = stages(data, max(10, args.runs // 4))
+            print(f"{'':<24}stages: read {s['read']:.2f}, facts {s['facts']:.2f}, "
+                  f"engine {s['engine']:.2f} (ground {s['ground_ms']:.2f} in the last run), "
+                  f"render {s['render']:.2f}")
+    growth = medians["10 players"] / medians["2 players"]
+    cpu_growth = cpu_medians["10 players"] / cpu_medians["2 players"]
+    print()
+    print(f"4-player ruling median: {medians['4 players']:.2f} ms wall, "
+          f"{cpu_medians['4 players']:.2f} ms CPU (target < 5 ms)")
+    print(f"cost growth 2 -> 10 players: {growth:.2f}x wall, {cpu_growth:.2f}x CPU (target <= 3x)")
+    print("ratio = service median / bare clingo median (target < 1.5x)")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} (above {os.cpu_count()}: other "
+          "programs competed for the CPUs; trust the CPU columns more)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
