@@ -78,7 +78,8 @@ def play_text(response: dict, lang: str = "en") -> str:
         lines.append(f"{label} {choice['key']} ({choice['kind']}): {options}")
     for i, outcome in enumerate(response["outcomes"], start=1):
         s = outcome["state"]
-        lines.append(f"{'结果' if zh else 'outcome'} {i}: {json.dumps(outcome.get('choices', {}), ensure_ascii=False)}")
+        picks = json.dumps(outcome.get("choices", {}), ensure_ascii=False)
+        lines.append(f"{'结果' if zh else 'outcome'} {i}: {picks}")
         for p in s["players"]:
             hand = p.get("hand", p.get("hand_size"))
             lines.append(f"  {p['name']}: hand {hand}; keepers {p['keepers']}")

@@ -153,7 +153,9 @@ SCHEMAS: dict[str, Any] = {
             "state": _ref("TableState"),
             "play": {"type": "object", "required": ["card"],
                      "properties": {"card": CARD_NAME, "player": {"type": "string"},
-                                    "choices": {"type": "object"}}},
+                                    "choices": {"type": "object"},
+                                    "seed": {"type": "integer",
+                                             "description": "fixes the random choices"}}},
         },
     },
     "PlayAnswer": {

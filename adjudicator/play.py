@@ -2,11 +2,12 @@
 `apply_action(state, action, choices, seed) -> PlayResult`, plus `play_response` for the contract's
 `POST /api/play` / `fluxx-adjudicator play`.
 
-Nothing here decides a rule. A move becomes facts (the state's, from facts.py, plus `do_play(S,C)`,
-the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and for a seeded run the
-random keys), the rules engine (hub rules_asp/fluxx.lp plus rules_asp/play_*.lp) derives the next
-state as `next_*` atoms, one answer set per possible outcome, and this module writes each answer set
-back as a TableState with its ruling. docs/PLAYS.md documents the moves, choices and extension fields.
+Nothing here decides a rule. A move becomes facts (the state's, from facts.py, plus
+`do_play(S,C)`, the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and
+for a seeded run the random keys), the rules engine (hub rules_asp/fluxx.lp plus
+rules_asp/play_*.lp) derives the next state as `next_*` atoms, one answer set per possible
+outcome, and this module writes each answer set back as a TableState with its ruling.
+docs/PLAYS.md documents the moves, choices and extension fields.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import clingo.ast
 from . import engine
 from .catalog import Catalog, catalog_for
 from .errors import ErrorItem, InputError, pointer
-from .facts import state_facts, term, text_literal
+from .facts import state_facts, term
+from .messages import LANGS, messages
 from .resources import rules_dir
 from .ruling import _Atoms, _cites, _Context, _findings, ruling_for
 from .state import Player, TableState, Turn
@@ -88,9 +90,15 @@ def _play_statements() -> tuple[clingo.ast.AST, ...]:
     return tuple(statements)
 
 
-def _solve(facts: str, limit: int) -> tuple[list[list[clingo.Symbol]], bool]:
-    """Up to `limit` answer sets (projected on the shown atoms) and whether there were more."""
-    ctl = clingo.Control([f"--models={limit + 1}", "--project=show", "--warn=none"])
+def _solve(facts: str, limit: int, sample: int | None = None
+           ) -> tuple[list[list[clingo.Symbol]], bool]:
+    """Up to `limit` answer sets (projected on the shown atoms) and whether there were more.
+    With `sample`, one answer set found by a randomized search seeded with it (the simulator's
+    random decisions)."""
+    options = [f"--models={limit + 1}", "--project=show", "--warn=none"]
+    if sample is not None:
+        options = ["--models=1", "--warn=none", f"--seed={sample}", "--rand-freq=1"]
+    ctl = clingo.Control(options)
     with clingo.ast.ProgramBuilder(ctl) as builder:
         for statement in engine.program() + _play_statements():
             builder.add(statement)
@@ -203,9 +211,9 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
             out.append(f"choice({key},{_seat_of(state, value, path)}).")
         elif key == "direction":
             if value not in DIRECTIONS:
-                raise InputError(ErrorItem(path, "direction is clockwise or counterclockwise.",
-                                           "方向为 clockwise（顺时针）或 counterclockwise（逆时针）。",
-                                           list(DIRECTIONS)))
+                raise InputError(ErrorItem(
+                    path, "direction is clockwise or counterclockwise.",
+                    "方向为 clockwise（顺时针）或 counterclockwise（逆时针）。", list(DIRECTIONS)))
             out.append(f"choice(direction,{value}).")
         else:  # player -> card(s)
             if not isinstance(value, dict):
@@ -222,8 +230,8 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
 def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> list[str]:
     kind = action.get("kind", "play")
     if kind not in MOVE_KINDS:
-        raise InputError(ErrorItem("/play/kind", f"Unknown move {kind!r}.", f"未知的动作 {kind!r}。",
-                                   list(MOVE_KINDS)))
+        raise InputError(ErrorItem("/play/kind", f"Unknown move {kind!r}.",
+                                   f"未知的动作 {kind!r}。", list(MOVE_KINDS)))
     seat = _seat_of(state, action.get("player") or state.active, "/play/player")
     if kind == "play":
         return [f"do_play({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
@@ -373,8 +381,9 @@ def _open_choices(ctx: _Context, symbols: list[clingo.Symbol]) -> list[dict[str,
 # ---- the move ----------------------------------------------------------------------------------
 def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
                  seed: int | None = None, *, with_ruling: bool = True,
-                 limit: int = MAX_OUTCOMES) -> PlayResult:
-    """All outcomes of one move (up to `limit`), or why it is not legal."""
+                 limit: int = MAX_OUTCOMES, sample: int | None = None) -> PlayResult:
+    """All outcomes of one move (up to `limit`), or why it is not legal. With `sample` (a seed),
+    one outcome picked by a randomized search, without open choices: a random player's move."""
     game = catalog_for(state.edition, state.expansions)
     choices = dict(choices or {})
     ctx = _Context(state, game)
@@ -384,7 +393,9 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         if known is not None and known.type == "promo":
             return _unknown_effect(state, game, known.id)
     facts = build_facts(state, action, choices, seed, game)
-    models, more = _solve(facts, limit)
+    models, more = _solve(facts, limit, sample)
+    if sample is not None:
+        more = False
     if not models:
         return _no_outcome(state, game, action, choices, seed)
     first = _Atoms.of(models[0])
@@ -432,11 +443,9 @@ def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
 
 def _unknown_effect(state: TableState, game: Catalog, card: str) -> PlayResult:
     c = game.get(card)
-    reason = {"about": "play", "key": "card_text_missing", "args": [card],
-              "text": {"en": f"The sources give no text for {c.name_en}: what playing it does is "
-                             "unknown, so no outcome can be given.",
-                       "zh": f"资料中没有{c.name_zh}的卡面文字：打出它的效果未知，因此无法给出结果。"
-                             "（本项目译文）"},
+    key = "play_text_missing"
+    text = {lang: messages()[key][lang].format(c.name(lang)) for lang in LANGS}
+    reason = {"about": "play", "key": key, "args": [card], "text": text,
               "sources": [c.source()]}
     return PlayResult(legal=True, reasons=[reason], unknown_effect=True)
 
@@ -456,7 +465,7 @@ def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
         [o["key"] for o in options]))
 
 
-# ---- whole plays: a card and everything it makes the player play -----------------------------------
+# ---- whole plays: a card and everything it makes the player play -------------------------------
 def play_card(state: TableState, card: str, player: str | None = None,
               choices: dict[str, Any] | None = None, seed: int | None = None) -> PlayResult:
     """Plays `card`; with `choices["order"]` also plays out the sub-hand it sets aside."""
@@ -500,9 +509,9 @@ def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
                         seed).to_json()
 
 
-# ---- legal actions -------------------------------------------------------------------------------
+# ---- legal actions ---------------------------------------------------------------------------
 def legal_actions(state: TableState, ruling: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The moves open now: from the sub-hand being played out, else from the ruling's legal moves."""
+    """The moves open now: the sub-hand being played out, else the ruling's legal moves."""
     game = catalog_for(state.edition, state.expansions)
     frames = _sub_hands(state, game)
     if frames:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .catalog import Catalog, catalog_for
-from .play import MAX_OUTCOMES, SUB_HANDS, apply_action, legal_actions
+from .play import SUB_HANDS, apply_action, legal_actions
 from .ruling import ruling_for
 from .state import Player, TableState, Turn
 
@@ -119,7 +119,7 @@ def play_game(seed: int, players: int = 3, max_steps: int = 200,
             break
         action = rng.choice(actions)
         outcome = apply_action(state, action, seed=rng.randrange(1 << 30), with_ruling=False,
-                               limit=MAX_OUTCOMES)
+                               sample=rng.randrange(1 << 30))
         steps += 1
         if not outcome.legal or not outcome.outcomes:
             result.ended = "stuck"

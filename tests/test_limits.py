@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from typing import Any
 
 import clingo
@@ -103,6 +104,39 @@ def test_thousands_of_unknown_long_names_get_suggestions_only_for_the_first(clie
     assert all(e["suggestions"] == [] for e in unknown[20:])
 
 
+@pytest.mark.parametrize("url", ["/api/ruling", "/api/play"])
+def test_absurdly_deep_json_is_a_400_not_a_crash(client, url) -> None:
+    # deeper than Python's JSON parser can recurse
+    body = "[" * 100_000 + "]" * 100_000
+    response = client.post(url, data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert error_paths(response) == [""]
+
+
+@pytest.mark.parametrize("url", ["/ruling?state=", "/?state=", "/ruling?format=json&state="])
+def test_a_permalink_of_absurdly_deep_json_is_a_400_not_a_crash(client, url) -> None:
+    token = base64.urlsafe_b64encode(("[" * 3000 + "]" * 3000).encode()).decode().rstrip("=")
+    assert client.get(url + token).status_code == 400
+
+
+def csrf(client) -> str:
+    html = client.get("/").get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def test_a_pasted_yaml_alias_bomb_is_refused_at_once(client) -> None:
+    # nine levels of nine-fold aliases: a few hundred bytes that expand to 387 million nodes
+    levels = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    names = "abcdefghi"
+    for prev, name in zip(names, names[1:], strict=False):
+        levels.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    text = "\n".join(levels) + "\nplayers: [*i]\n"
+    for url in ("/", "/ruling"):  # load into the editor; rule on it
+        response = client.post(url, data={"csrf_token": csrf(client), "state_text": text})
+        assert response.status_code == 400, url
+        assert "YAML" in response.get_data(as_text=True), url
+
+
 # --- the engine's time limit ---------------------------------------------------------------
 
 def test_hitting_the_time_limit_is_a_clear_error_not_a_hang(client, monkeypatch) -> None:
@@ -165,6 +199,9 @@ def test_script_in_a_player_name_is_shown_as_text_on_every_page(client, name) ->
         "editor": client.get(f"/?state={token}"),
         # an error page that repeats the name: the active player is not seated
         "error": client.get(f"/ruling?state={link({**state, 'active': name + '!'})}"),
+        # "what if I play this?": the outcomes page names the players too
+        "play": client.post("/ruling/play", data={"csrf_token": csrf(client), "state": token,
+                                                  "card": "Draw 2", "player": name}),
     }
     for label, response in pages.items():
         html = response.get_data(as_text=True)

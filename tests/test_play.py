@@ -96,7 +96,7 @@ def test_play_scenario(case: dict[str, Any]) -> None:
         parse_state(outcome["state"])  # every outcome is a valid table state
 
 
-# ---- every card of seed 000, played from a table where every card is known ------------------------
+# ---- every card of seed 000, played from a table where every card is known -----
 GAME = catalog_for("fluxx")
 PLAYABLE = [c.id for c in GAME if c.type not in ("basic_rules", "promo")]
 
@@ -156,7 +156,7 @@ def test_promo_card_effect_unknown() -> None:
     result = play.play_response(state, {"card": "Join the Fluxx Fan Club"})
     assert result["legal"] is True
     assert result["outcomes"] == []
-    assert result["reasons"][0]["key"] == "card_text_missing"
+    assert result["reasons"][0]["key"] == "play_text_missing"
     assert result["reasons"][0]["sources"][0]["id"] == "card:join_the_fluxx_fan_club"
 
 
@@ -182,7 +182,7 @@ def test_legal_actions_follow_the_sub_hand() -> None:
         {"kind": "play", "player": "Ann", "card": "peace"}]
 
 
-# ---- faces ----------------------------------------------------------------------------------------
+# ---- faces -----
 def test_api_play(client) -> None:
     case = next(c for _, c in CASES if c["id"] == "trade-hands")
     res = client.post("/api/play", json={"state": case["state"],
@@ -219,7 +219,7 @@ def test_cli_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", str(path), "Trade Hands", "--choices", "{"]) == 2
 
 
-# ---- hygiene ----------------------------------------------------------------------------------------
+# ---- hygiene -----
 def _heads(paths: list[Path]) -> set[tuple[str, int]]:
     heads: set[tuple[str, int]] = set()
 

@@ -20,7 +20,12 @@ bp = Blueprint("ruling_api", __name__)
 
 def json_body() -> Any:
     """The request's JSON body, or an InputError that says what is wrong with it."""
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # the JSON parser's own limit: absurdly deep nesting, never a table
+        raise InputError(ErrorItem("", "The request body is nested too deeply to be a table "
+                                       "state.",
+                                   "请求内容嵌套层数过多，不可能是桌面状态。")) from None
     if data is None:
         raw = request.get_data(cache=True)
         if not raw.strip():

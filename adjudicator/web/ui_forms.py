@@ -14,11 +14,11 @@ import json
 import re
 from typing import Any
 
-import yaml
 from werkzeug.datastructures import MultiDict
 
 from ..catalog import EDITIONS, EXPANSIONS, catalog_for
 from ..errors import ErrorItem, InputError
+from ..reader import load_state_text
 
 MAX_LINK_STATE = 24 * 1024  # characters of ?state=; a real table is far below this
 _SEAT = re.compile(r"^players-(\d+)-name$")
@@ -36,21 +36,14 @@ def _number_or_text(value: str) -> int | str:
 
 
 def parse_pasted(text: str) -> dict[str, Any]:
-    """A state pasted as JSON or YAML (JSON is read first: its errors are clearer)."""
+    """A state pasted as JSON or YAML, read by `reader.load_state_text` (JSON first: its errors
+    are clearer); that reader also refuses YAML aliases, whose expansion a few hundred pasted
+    bytes can turn into millions of nodes, and absurdly deep nesting."""
     try:
-        data = json.loads(text)
-    except ValueError:
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-            where_zh = f"（第 {mark.line + 1} 行，第 {mark.column + 1} 列）" if mark else ""
-            raise InputError(ErrorItem(
-                "/state_text",
-                f"The pasted state is neither valid JSON nor valid YAML{where}.",
-                f"粘贴的牌局既不是有效的 JSON，也不是有效的 YAML{where_zh}。",
-            )) from exc
+        data = load_state_text(text)
+    except InputError as err:
+        raise InputError([ErrorItem("/state_text" + i.path, i.en, i.zh, i.suggestions)
+                          for i in err.items], status=err.status) from None
     if not isinstance(data, dict):
         raise InputError(ErrorItem(
             "/state_text",
@@ -196,8 +189,8 @@ def decode_state(token: str) -> dict[str, Any]:
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         data = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise bad from None
+    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
+        raise bad from None  # RecursionError: absurdly deep nesting, never a real table
     if not isinstance(data, dict):
         raise bad
     return data
