@@ -108,7 +108,36 @@ WARN_STATES = [
      "active": "A", "rules": ["Play All But 1", "Get On With It"],
      "turn": {"hand_at_start": 0}},
     {"players": [{"name": "A", "hand_size": 0}, {"name": "B", "hand_size": 0}], "active": "B"},
+    {"edition": "fluxxnomic", "players": [{"name": "A", "hand": ["Sun"]}, {"name": "B", "hand_size": 4}],
+     "active": "A", "rules": ["Do some more", "Nice try"], "goals": ["Hippyism"]},
 ]
+
+
+@pytest.mark.parametrize("data", WARN_STATES)
+def test_turn_fields_have_the_contract_types(data) -> None:
+    """CONTRACT.md: draw total/remaining are ints; play total is an int, "all" or "all_but_1";
+    limits are ints or null; discards and legal moves carry their fields, in every edition."""
+    ruling = ruling_for(parse_state(data))
+    draw, play = ruling["turn"]["draw"], ruling["turn"]["play"]
+    assert isinstance(draw["total"], int) and isinstance(draw["remaining"], int)
+    assert isinstance(play["total"], int) or play["total"] in ("all", "all_but_1")
+    assert isinstance(play["remaining"], int)
+    assert all(v is None or isinstance(v, int) for v in ruling["limits"].values())
+    for d in ruling["discards"]:
+        assert set(d) >= {"player", "zone", "count", "when"} and d["when"] in ("now", "end_of_turn")
+    for m in ruling["legal_moves"]:
+        assert {"player", "kind"} <= set(m)
+
+
+def test_keeper_discards_read_in_keepers_in_chinese() -> None:
+    ruling = ruling_for(parse_state({
+        "players": [{"name": "Ann", "hand": ["Jackpot"]},
+                    {"name": "Bo", "hand_size": 3, "keepers": ["Time", "Money", "Bread"]}],
+        "active": "Bo", "rules": ["Keeper Limit 2", "Hand Limit 0"]}))
+    texts = {f["args"][1]: f["text"]["zh"] for f in ruling["findings"] if f["key"] == "discard_now"}
+    assert texts["hand"].endswith("须立刻弃掉1张。")
+    ended = [f["text"]["zh"] for f in ruling["findings"] if f["key"] == "limit_ignored_during_turn"]
+    assert ended and all("件" in t for t in ended if "所有物" in t)
 
 
 @pytest.mark.parametrize("data", WARN_STATES)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request, url_for
+from werkzeug.routing import BuildError
 
 from ..errors import ErrorItem, InputError
 from ..knowledge import queries
@@ -35,6 +36,14 @@ def json_twin(api_path: str):
 def _twin_url(api_path: str, params: dict[str, Any] | None = None) -> str:
     kept = {k: v for k, v in (params or {}).items() if v}
     return api_path + ("?" + urlencode(kept) if kept else "")
+
+
+def _coverage_url() -> str | None:
+    """The FAQ coverage page (blueprint `coverage`), when the app has it."""
+    try:
+        return url_for("coverage.coverage_page")
+    except BuildError:
+        return None
 
 
 def _coverage(entry_id: str) -> dict[str, Any] | None:
@@ -86,6 +95,7 @@ def faq_list():
         "faq_list.html", entries=entries, query=query, filters=filters,
         topics=queries.topics(db), editions=faq_editions, scopes=queries.SCOPES,
         cards=cards_with_faq, json_url=_twin_url("/api/faq", params),
+        coverage_url=_coverage_url(),
     )
 
 
@@ -95,7 +105,7 @@ def faq_entry(entry_id: str):
         return json_twin(f"/api/faq/{entry_id}")
     entry = queries.get_faq(entry_id, db=store())
     return render_template("faq_entry.html", entry=entry, coverage=_coverage(entry["id"]),
-                           json_url=f"/api/faq/{entry['id']}")
+                           coverage_url=_coverage_url(), json_url=f"/api/faq/{entry['id']}")
 
 
 @bp.get("/rulebook")
