@@ -57,6 +57,57 @@ def time_limit() -> float:
     return value if value > 0 else DEFAULT_TIME_LIMIT_S
 
 
+class _Watchdog:
+    """One thread per process that interrupts a search past its deadline.
+
+    Solving runs in the caller's thread (clingo's `yield_` mode); a call only registers its
+    Control here and removes it when done, so there is no thread or wake-up per ruling (a
+    background solve per call, clingo's `async_`, cost about 3 ms each). The thread polls at
+    most every `POLL_S` seconds while a search is registered: a deadline is kept within that
+    margin. It is started lazily in each process (gunicorn forks its workers).
+    """
+
+    POLL_S = 0.1
+
+    def __init__(self) -> None:
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._lock = threading.Lock()
+        self._running: dict[int, tuple[float, clingo.Control]] = {}
+        self._count = 0
+        self._pid = 0
+
+    def watch(self, ctl: clingo.Control, deadline: float) -> int:
+        with self._lock:
+            if self._pid != os.getpid():
+                self._pid = os.getpid()
+                threading.Thread(target=self._loop, name="clingo-watchdog", daemon=True).start()
+            self._count += 1
+            self._running[self._count] = (deadline, ctl)
+            return self._count
+
+    def release(self, key: int) -> bool:
+        """Unregisters a search; False if the watchdog interrupted it first."""
+        with self._lock:
+            return self._running.pop(key, None) is not None
+
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                now = time.perf_counter()
+                for key, (deadline, ctl) in list(self._running.items()):
+                    if deadline <= now:
+                        del self._running[key]  # released under the lock: ctl is still alive
+                        ctl.interrupt()
+                earliest = min((d for d, _ in self._running.values()), default=now + 1.0)
+            time.sleep(min(self.POLL_S, max(0.001, earliest - now)))
+
+
+_WATCHDOG = _Watchdog()
+
+
 def solve_within(ctl: clingo.Control, started: float,
                  on_model: Callable[[clingo.Model], object],
                  limit_s: float | None = None) -> None:
@@ -64,18 +115,23 @@ def solve_within(ctl: clingo.Control, started: float,
     limit counted from `started` (a `time.perf_counter()` value taken before grounding).
 
     Grounding cannot be interrupted, so its time is checked once it ends (the reader's size caps
-    keep it bounded); the search runs in clingo's background thread and is cancelled at the
-    deadline. Either way the limit raises `TimeLimitError`.
+    keep it bounded); the search is interrupted at the deadline (within `_Watchdog.POLL_S`).
+    Either way the limit raises `TimeLimitError`.
     """
     limit = time_limit() if limit_s is None else limit_s
     remaining = limit - (time.perf_counter() - started)
     if remaining <= 0:
         raise TimeLimitError(limit)
-    with ctl.solve(on_model=on_model, async_=True) as handle:
-        if not handle.wait(remaining):
-            handle.cancel()
-            raise TimeLimitError(limit)
-        handle.get()
+    key = _WATCHDOG.watch(ctl, time.perf_counter() + remaining)
+    try:
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                on_model(model)
+            interrupted = handle.get().interrupted
+    finally:
+        in_time = _WATCHDOG.release(key)
+    if interrupted or not in_time:
+        raise TimeLimitError(limit)
 
 
 @dataclass

@@ -43,8 +43,8 @@ DIRECTIONS = ("clockwise", "counterclockwise")
 CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
 CARD_LIST_KEYS = ("rules", "cards", "keepers")
 PLAYER_KEYS = ("opponent",)
-PLAYER_CARDS_KEYS = ("give", "tax", "scramble")
-DRIVER_KEYS = ("drawn", "order", "then", "reveal")
+PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal")
+DRIVER_KEYS = ("drawn", "order", "then")
 CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
                + DRIVER_KEYS)
 
@@ -201,7 +201,10 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
         if key in DRIVER_KEYS:
             continue
         out.append(f"choice_given({key}).")
-        if key in CARD_KEYS:
+        if key == "reveal":  # the table names unknown cards of a hand: they are in that hand
+            out += [f.replace("choice(reveal,(", "revealed(").replace(")).", ").")
+                    for f in _player_cards(state, game, key, value, path)]
+        elif key in CARD_KEYS:
             out.append(f"choice({key},{term(_card(game, value, path))}).")
         elif key in CARD_LIST_KEYS:
             items = value if isinstance(value, list) else [value]
@@ -215,15 +218,22 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
                     path, "direction is clockwise or counterclockwise.",
                     "方向为 clockwise（顺时针）或 counterclockwise（逆时针）。", list(DIRECTIONS)))
             out.append(f"choice(direction,{value}).")
-        else:  # player -> card(s)
-            if not isinstance(value, dict):
-                raise InputError(ErrorItem(path, "Give an object: player name -> card(s).",
-                                           "请给出对象：玩家名 -> 卡片。"))
-            for name, cards in value.items():
-                seat = _seat_of(state, name, f"{path}/{name}")
-                items = cards if isinstance(cards, list) else [cards]
-                out += [f"choice({key},({seat},{term(_card(game, c, f'{path}/{name}'))}))."
-                        for c in items]
+        else:
+            out += _player_cards(state, game, key, value, path)
+    return out
+
+
+def _player_cards(state: TableState, game: Catalog, key: str, value: Any, path: str) -> list[str]:
+    """A choice `{player: card or [cards]}` as choice(Key,(Seat,Card)) facts."""
+    if not isinstance(value, dict):
+        raise InputError(ErrorItem(path, "Give an object: player name -> card(s).",
+                                   "请给出对象：玩家名 -> 卡片。"))
+    out = []
+    for name, cards in value.items():
+        seat = _seat_of(state, name, f"{path}/{name}")
+        items = cards if isinstance(cards, list) else [cards]
+        out += [f"choice({key},({seat},{term(_card(game, c, f'{path}/{name}'))}))."
+                for c in items]
     return out
 
 

@@ -140,9 +140,22 @@ FAQ_PHRASES = {
     "faq:002-64": "don’t count towards the number of cards drawn",
     "faq:002-66": "Limits apply to you when it’s not your turn",
     "faq:002-68": "It does not use one of your plays",
+    "faq:002-60": "discard and draw back up to 3",
+    "faq:002-13": "it prevents you from winning",
+    "faq:002-34": "still uses up one of your plays",
+    "faq:002-67": "prevents you from winning",
+    "faq:002-73": "prevents you from winning with Rabbits of DOOM",
+    "faq:002-74": "the next Goal played must fill that spot",
+    "faq:004-q1": "it must be your turn to claim victory",
+    "faq:004-q2": "exponentiation (or roots) are also allowed",
+    "faq:004-q3": "a 1 and a 0 can always be substituted for a 10",
+    "faq:004-q4": "Combine Digits",
+    "faq:004-q5": "only create ONE two-digit number",
 }
-CORE_FILES = ("cards.lp", "cards_fluxx.lp", "cards_math.lp", "rule_conflicts.lp", "turn.lp",
-              "draw.lp", "play.lp", "limits.lp", "legal_moves.lp", "citations.lp")
+CORE_FILES = ("cards.lp", "cards_fluxx.lp", "cards_math.lp", "cards_fluxxnomic.lp",
+              "rule_conflicts.lp", "turn.lp", "draw.lp", "play.lp", "limits.lp", "legal_moves.lp",
+              "citations.lp", "goals.lp", "cards_goals_fluxx.lp", "cards_goals_math.lp",
+              "cards_goals_fluxxnomic.lp")
 
 
 def test_core_faq_citations_say_what_they_are_cited_for(knowledge_db) -> None:
