@@ -498,6 +498,12 @@ def play_card(state: TableState, card: str, player: str | None = None,
             return sub
         result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,
                             open_choices=sub.open_choices, truncated=sub.truncated)
+    if result.legal and len(result.outcomes) == 1 and not result.open_choices:
+        frames = result.outcomes[0].state.extra.get(SUB_HANDS)
+        if frames:  # the cards set aside still have to be played: say which, in what order
+            result.open_choices = [{"key": "order", "kind": "choice",
+                                    "options": list(frames[-1]["cards"]),
+                                    "plays_left": frames[-1]["plays_left"]}]
     return result
 
 

@@ -84,6 +84,26 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
 
 
+def server_cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) used so far by the server: the master and its workers."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
+            pids += [int(p) for p in f.read().split()]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
 def bodies() -> list[bytes]:
     tables = [seated_table(n, seed) for n in (2, 4, 6, 10) for seed in (1, 2, 3)]
     tables.append(crowded_table())
@@ -180,12 +200,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         Load(port, max(args.clients), args.warmup, 10**9).run()  # warm every worker up
         print(f"{'clients':>8}{'rulings':>9}{'errors':>8}{'per s':>9}"
-              f"{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+              f"{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}{'cpu ms':>8}{'cap/s':>7}")
         for clients in args.clients:
+            cpu_before = server_cpu_seconds(proc.pid)
             r = Load(port, clients, args.seconds, args.max_requests).run()
+            cpu_ms = (server_cpu_seconds(proc.pid) - cpu_before) * 1000 / max(1, r["ok"])
+            capacity = (os.cpu_count() or 1) * 1000 / cpu_ms if cpu_ms else float("nan")
             print(f"{r['clients']:>8}{r['ok']:>9}{r['errors']:>8}{r['per_second']:>9.1f}"
                   f"{r['p50']:>9.1f}{r['p90']:>9.1f}{r['p99']:>9.1f}{r['max']:>9.1f}"
+                  f"{cpu_ms:>8.1f}{capacity:>7.0f}"
                   + (f"  {r['error_kinds']}" if r["errors"] else ""))
+        print("cpu ms: the server's CPU time per ruling (master and workers); cap/s: the rulings "
+              "per second\nthat CPU time allows on this machine's cores if nothing else ran")
     finally:
         stop_server(proc)
     print("target: 300 rulings per second with zero errors")

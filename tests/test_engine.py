@@ -108,7 +108,8 @@ WARN_STATES = [
      "active": "A", "rules": ["Play All But 1", "Get On With It"],
      "turn": {"hand_at_start": 0}},
     {"players": [{"name": "A", "hand_size": 0}, {"name": "B", "hand_size": 0}], "active": "B"},
-    {"edition": "fluxxnomic", "players": [{"name": "A", "hand": ["Sun"]}, {"name": "B", "hand_size": 4}],
+    {"edition": "fluxxnomic",
+     "players": [{"name": "A", "hand": ["Sun"]}, {"name": "B", "hand_size": 4}],
      "active": "A", "rules": ["Do some more", "Nice try"], "goals": ["Hippyism"]},
 ]
 
@@ -248,3 +249,17 @@ def test_hub_includes_every_lp_file() -> None:
         if path.name == "fluxx.lp" or path.name.startswith("play_"):
             continue
         assert f'#include "{path.name}".' in hub, path.name
+
+
+def test_math_witness_reads_as_an_expression() -> None:
+    """goal_met_math shows its computation in ordinary notation, not as a clingo term."""
+    ruling = ruling_for(parse_state({
+        "edition": "math",
+        "players": [{"name": "Ann", "hand_size": 1, "keepers": ["Four", "Three", "Seven"]},
+                    {"name": "Bo", "hand_size": 3}],
+        "active": "Ann", "rules": ["Math Rules"], "goals": ["Silver Jubilee"]}))
+    (finding,) = [f for f in ruling["findings"] if f["key"] == "goal_met_math"]
+    for lang in ("en", "zh"):
+        assert "e(" not in finding["text"][lang]
+        assert "= 25" in finding["text"][lang]
+    assert ruling["winner"] == "Ann"

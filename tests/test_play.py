@@ -267,3 +267,16 @@ def test_every_own_lp_file_has_a_header() -> None:
         text = (rules_dir() / name).read_text(encoding="utf-8")
         assert text.startswith("% Purpose:"), name
         assert "% Input:" in text and "% Output:" in text, name
+
+
+def test_seeded_draw_from_an_unknown_pile_is_concrete() -> None:
+    case = next(c for _, c in CASES if c["id"] == "jackpot-unknown-pile-seeded")
+    state = parse_state(case["state"])
+    unseeded = play.play_response(state, {"card": "Jackpot"})["outcomes"][0]["state"]
+    assert "hand" not in unseeded["players"][0] and unseeded["draw_pile"] == 17
+    seeded = play.play_response(state, {"card": "Jackpot", "seed": 5})["outcomes"][0]["state"]
+    hand, pile = seeded["players"][0]["hand"], seeded["draw_pile"]
+    assert len(hand) == 4 and "love" in hand and len(pile) == 17
+    assert not set(hand) & set(pile) and "cookies" not in hand + pile
+    again = play.play_response(state, {"card": "Jackpot", "seed": 5})["outcomes"][0]["state"]
+    assert again == seeded  # the same seed, the same run
