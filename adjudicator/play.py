@@ -27,6 +27,7 @@ from .catalog import Catalog, catalog_for
 from .errors import ErrorItem, InputError, pointer
 from .facts import state_facts, term
 from .messages import LANGS, messages
+from .reader import UNKNOWN_CARD
 from .resources import rules_dir
 from .ruling import _Atoms, _cites, _Context, _findings, ruling_for
 from .state import Player, TableState, Turn
@@ -314,7 +315,10 @@ def _next_state(state: TableState, atoms: _Atoms) -> TableState:
         known = _ordered(old_hand_order, hands[i])
         size = len(known) + unknown[i]
         players.append(Player(
-            name=p.name, hand=known if unknown[i] == 0 else None, hand_size=size,
+            # unknown cards stay "?" beside the known ones (reader.UNKNOWN_CARD), so a move loses
+            # no knowledge; a hand that was only a count and stays all unknown stays a count
+            name=p.name, hand=None if p.hand is None and not known and unknown[i] else
+            known + [UNKNOWN_CARD] * unknown[i], hand_size=size,
             keepers=_ordered([k for q in state.players for k in q.keepers], keepers[i]),
             creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i])))
     rules = [_card_of(c) for c, _ in sorted(atoms.args("next_rule", 2), key=lambda a: a[1].number)]

@@ -17,6 +17,7 @@ from typing import Any
 
 from .catalog import Catalog, catalog_for
 from .play import SUB_HANDS, apply_action, legal_actions
+from .reader import UNKNOWN_CARD
 from .ruling import ruling_for
 from .state import Player, TableState, Turn
 
@@ -53,6 +54,7 @@ def card_places(state: TableState) -> Counter[str]:
     places.update(state.goals)
     places.update(state.discard_pile)
     places.update(state.draw_pile or [])
+    places.update(link.card for link in state.pending)  # an open Surprise chain
     for frame in state.extra.get(SUB_HANDS, []):
         places.update(frame["cards"])
     return places
@@ -62,7 +64,7 @@ def invariant_violations(state: TableState, ruling: dict[str, Any], full_deck: C
                          ended_turn_of: str | None = None) -> list[str]:
     """What is wrong with a state reached by the simulator (empty when all is well)."""
     out: list[str] = []
-    unknown = [p.name for p in state.players if p.hand is None]
+    unknown = [p.name for p in state.players if p.hand is None or UNKNOWN_CARD in p.hand]
     if unknown or (state.draw_pile is None and state.draw_pile_size):
         out.append(f"unknown cards in a seeded game: hands {unknown}, pile {state.draw_pile_size}")
     places = card_places(state)
