@@ -24,7 +24,11 @@ from .errors import ErrorItem, InputError
 from .resources import rules_dir
 
 HUB = "fluxx.lp"
-_PARSE_LOCK = threading.Lock()
+# The parsed program is shared by every thread of a process, and clingo's AST objects are not
+# thread-safe: two threads adding the same statements to their own Controls at once corrupt
+# them ("invalid ast: term expected" on every later call, then a segmentation fault). Parsing
+# and adding statements therefore hold this lock; grounding and solving run in parallel.
+_AST_LOCK = threading.Lock()
 # Grounding plus solving one table must end within this many seconds (env FLUXX_SOLVE_TIMEOUT
 # overrides): a pathological table is answered with an error, never a hung worker.
 TIME_LIMIT_ENV = "FLUXX_SOLVE_TIMEOUT"
@@ -161,8 +165,16 @@ def _program(path: str) -> tuple[clingo.ast.AST, ...]:
 
 
 def program(path: Path | None = None) -> tuple[clingo.ast.AST, ...]:
-    with _PARSE_LOCK:
+    with _AST_LOCK:
         return _program(str(path or hub_path()))
+
+
+def add_statements(ctl: clingo.Control, statements: Sequence[clingo.ast.AST]) -> None:
+    """Adds parsed (shared) statements to `ctl`; every use of `program()`'s statements, or of any
+    other cached AST, must go through here (see _AST_LOCK)."""
+    with _AST_LOCK, clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in statements:
+            builder.add(statement)
 
 
 def _collector(sink: list[str]) -> Callable[[clingo.MessageCode, str], None]:
@@ -179,9 +191,7 @@ def solve(facts: str, path: Path | None = None, extra: Sequence[str] = ()) -> So
     started = time.perf_counter()
     ctl = clingo.Control(["--models=2", "--warn=all"], logger=_collector(warnings),
                          message_limit=100)
-    with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statement in statements:
-            builder.add(statement)
+    add_statements(ctl, statements)
     ctl.add("base", [], facts)
     for text in extra:
         ctl.add("base", [], text)

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from .catalog import Catalog, catalog_for
+from .extension_state import extension_facts
 from .reader import UNKNOWN_CARD
 from .state import TableState
 
@@ -85,6 +86,8 @@ def state_facts(state: TableState, catalog: Catalog | None = None) -> str:
         _fact("played", state.turn.played),
         _fact("draw_pile_size", state.draw_pile_size),
     ]
+    # the extension fields of plays (docs/PLAYS.md): extra_turns, sub_hands
+    out += extension_facts(state, game)
     if state.draw_pile is not None:
         out += [
             _fact("draw_pile", term(c), i)

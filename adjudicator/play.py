@@ -25,19 +25,18 @@ import clingo.ast
 from . import engine
 from .catalog import Catalog, catalog_for
 from .errors import ErrorItem, InputError, pointer
+from .extension_state import EXTRA_TURNS, SUB_HANDS, card_id, seat_of, sub_hands
 from .facts import state_facts, term
 from .messages import LANGS, messages
 from .reader import UNKNOWN_CARD
 from .resources import rules_dir
 from .ruling import _Atoms, _cites, _Context, _findings, ruling_for
-from .state import Player, TableState, Turn
+from .state import PendingPlay, Player, TableState, Turn
 
 PLAY_FILES = ("play_common.lp", "play_legal.lp", "play_draws.lp", "play_actions.lp",
               "play_turns.lp", "play_creepers.lp", "play_surprises.lp")
-MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn")
+MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
-SUB_HANDS = "sub_hands"  # extension field of the state: the set-aside hands being played out
-EXTRA_TURNS = "extra_turns"  # extension field: Take Another Turn owed to the active player
 DIRECTIONS = ("clockwise", "counterclockwise")
 
 # Choice keys (docs/PLAYS.md): how a value given in a request becomes a clingo term.
@@ -100,9 +99,8 @@ def _solve(facts: str, limit: int, sample: int | None = None
     if sample is not None:
         options = ["--models=1", "--warn=none", f"--seed={sample}", "--rand-freq=1"]
     ctl = clingo.Control(options)
-    with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statement in engine.program() + _play_statements():
-            builder.add(statement)
+    # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
+    engine.add_statements(ctl, engine.program() + _play_statements())
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     models: list[list[clingo.Symbol]] = []
@@ -116,9 +114,8 @@ def _solve(facts: str, limit: int, sample: int | None = None
 def _brave(facts: str) -> list[clingo.Symbol]:
     """The union of all answer sets' pick/2 and chance/2 atoms (the options of each decision)."""
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
-    with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statement in engine.program() + _play_statements():
-            builder.add(statement)
+    # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
+    engine.add_statements(ctl, engine.program() + _play_statements())
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []
@@ -142,54 +139,9 @@ def play_finding_keys() -> frozenset[str]:
 
 
 # ---- facts --------------------------------------------------------------------------------------
-def _seat_of(state: TableState, name: str, path: str) -> int:
-    for i, p in enumerate(state.players):
-        if p.name == name:
-            return i
-    raise InputError(ErrorItem(path, f"No player named {name!r} at this table.",
-                               f"桌上没有名为 {name!r} 的玩家。",
-                               [p.name for p in state.players]))
-
-
-def _card(game: Catalog, value: Any, path: str) -> str:
-    card = game.resolve(value) if isinstance(value, str) else None
-    if card is None:
-        raise InputError(ErrorItem(path, f"Unknown card {value!r}.", f"未知的卡片 {value!r}。",
-                                   game.suggest(value) if isinstance(value, str) else []))
-    return card.id
-
-
-def _extension_facts(state: TableState, game: Catalog) -> list[str]:
-    out: list[str] = []
-    turns = state.extra.get(EXTRA_TURNS, 0)
-    if isinstance(turns, int) and turns > 0:
-        out.append(f"extra_turns({turns}).")
-    for depth, frame in enumerate(_sub_hands(state, game), start=1):
-        seat = _seat_of(state, frame["player"], f"/{SUB_HANDS}/{depth - 1}/player")
-        out.append(f"subframe({depth},{seat},{term(frame['card'])},{frame['plays_left']}).")
-        out += [f"subhand({depth},{term(c)})." for c in frame["cards"]]
-        if frame["unknown"]:
-            out.append(f"subhand_unknown({depth},{frame['unknown']}).")
-    return out
-
-
-def _sub_hands(state: TableState, game: Catalog) -> list[dict[str, Any]]:
-    """The sub-hand stack of the state's extension field, validated (docs/PLAYS.md)."""
-    raw = state.extra.get(SUB_HANDS) or []
-    if not isinstance(raw, list):
-        raise InputError(ErrorItem(f"/{SUB_HANDS}", "sub_hands must be a list.",
-                                   "sub_hands 必须是列表。"))
-    frames = []
-    for i, f in enumerate(raw):
-        path = f"/{SUB_HANDS}/{i}"
-        if not isinstance(f, dict) or not isinstance(f.get("player"), str):
-            raise InputError(ErrorItem(path, "A sub-hand needs player, card, cards, plays_left.",
-                                       "子手牌需要 player、card、cards、plays_left 字段。"))
-        cards = [_card(game, c, f"{path}/cards/{j}") for j, c in enumerate(f.get("cards", []))]
-        frames.append({"player": f["player"], "card": _card(game, f.get("card"), path + "/card"),
-                       "cards": cards, "unknown": int(f.get("unknown", 0)),
-                       "plays_left": int(f.get("plays_left", len(cards)))})
-    return frames
+_seat_of = seat_of
+_card = card_id
+_sub_hands = sub_hands
 
 
 def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> list[str]:
@@ -246,8 +198,11 @@ def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> lis
     seat = _seat_of(state, action.get("player") or state.active, "/play/player")
     if kind == "play":
         return [f"do_play({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
+    if kind == "surprise":  # a Surprise answering the open chain, out of turn (play_surprises.lp)
+        return [f"do_answer({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
     return [{"play_random": "do_play_random({})", "draw": "do_draw({})",
-             "discard": "do_discard({})", "end_turn": "do_end_turn({})"}[kind].format(seat) + "."]
+             "discard": "do_discard({})", "end_turn": "do_end_turn({})",
+             "resolve": "do_resolve({})"}[kind].format(seat) + "."]
 
 
 def _seed_facts(game: Catalog, seed: int) -> list[str]:
@@ -275,7 +230,6 @@ def build_facts(state: TableState, action: dict[str, Any], choices: dict[str, An
     game = game or catalog_for(state.edition, state.expansions)
     choices = choices or {}
     lines = [state_facts(state, game)]
-    lines += _extension_facts(state, game)
     lines += _move_facts(state, game, action)
     lines += _choice_facts(state, game, choices)
     lines += _drawn_facts(game, choices)
@@ -316,8 +270,8 @@ def _next_state(state: TableState, atoms: _Atoms) -> TableState:
         size = len(known) + unknown[i]
         players.append(Player(
             # unknown cards stay "?" beside the known ones (reader.UNKNOWN_CARD), so a move loses
-            # no knowledge; a hand that was only a count and stays all unknown stays a count
-            name=p.name, hand=None if p.hand is None and not known and unknown[i] else
+            # no knowledge; a hand with no known card is written as its size only
+            name=p.name, hand=None if unknown[i] and not known else
             known + [UNKNOWN_CARD] * unknown[i], hand_size=size,
             keepers=_ordered([k for q in state.players for k in q.keepers], keepers[i]),
             creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i])))
@@ -348,7 +302,9 @@ def _next_state(state: TableState, atoms: _Atoms) -> TableState:
         turn=Turn(hand_at_start=at_start.number if at_start is not None else
                   state.turn.hand_at_start, drawn=drawn.number, played=played.number),
         draw_pile_size=pile_size, draw_pile=pile, discard_pile=discard,
-        pending=list(state.pending), extra=extra)
+        pending=[PendingPlay(player=state.players[s.number].name, card=_card_of(c))
+                 for _, s, c in sorted(atoms.args("next_pending", 3), key=lambda a: a[0].number)],
+        extra=extra)
 
 
 def _next_frames(state: TableState, atoms: _Atoms) -> list[dict[str, Any]]:
@@ -487,7 +443,9 @@ def play_card(state: TableState, card: str, player: str | None = None,
     order = list(choices.pop("order", []) or [])
     then = dict(choices.pop("then", {}) or {})
     action = {"kind": "play", "card": card, "player": player or state.active}
-    result = apply_action(state, action, choices, seed)
+    # a step whose outcome the next step of `order` replaces needs no ruling: rulings are made
+    # for the final outcomes only (below), which saves one grounding per intermediate step
+    result = apply_action(state, action, choices, seed, with_ruling=not order)
     step = 0
     game = catalog_for(state.edition, state.expansions)
     while (result.legal and order and len(result.outcomes) == 1 and not result.open_choices
@@ -497,11 +455,15 @@ def play_card(state: TableState, card: str, player: str | None = None,
         sub_choices = then.get(nxt) or then.get(_card(game, nxt, "/play/choices/order")) or {}
         sub = apply_action(result.outcomes[0].state,
                            {"kind": "play", "card": nxt, "player": action["player"]},
-                           sub_choices, None if seed is None else seed + step)
+                           sub_choices, None if seed is None else seed + step,
+                           with_ruling=not order)
         if not sub.legal:
             return sub
         result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,
                             open_choices=sub.open_choices, truncated=sub.truncated)
+    for outcome in result.outcomes:
+        if outcome.ruling is None:
+            outcome.ruling = ruling_for(outcome.state, game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
         if frames:  # the cards set aside still have to be played: say which, in what order
@@ -513,7 +475,8 @@ def play_card(state: TableState, card: str, player: str | None = None,
 
 def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     """The contract's response to `{"state": ..., "play": {...}}` (state already parsed)."""
-    if not isinstance(play, dict) or "card" not in play and play.get("kind", "play") == "play":
+    if not isinstance(play, dict) or "card" not in play and play.get("kind", "play") in (
+            "play", "surprise"):
         raise InputError(ErrorItem("/play/card", "Name the card to play.", "请指明要打出的卡片。"))
     choices = play.get("choices") or {}
     if not isinstance(choices, dict):
@@ -525,8 +488,8 @@ def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     kind = play.get("kind", "play")
     if kind == "play":
         return play_card(state, play["card"], play.get("player"), choices, seed).to_json()
-    return apply_action(state, {"kind": kind, "player": play.get("player")}, choices,
-                        seed).to_json()
+    return apply_action(state, {"kind": kind, "player": play.get("player"),
+                                "card": play.get("card")}, choices, seed).to_json()
 
 
 # ---- legal actions ---------------------------------------------------------------------------
@@ -543,8 +506,10 @@ def legal_actions(state: TableState, ruling: dict[str, Any] | None = None) -> li
     out: list[dict[str, Any]] = []
     for move in ruling.get("legal_moves", []):
         kind = move.get("kind")
-        if kind == "play" and move.get("card"):
-            out.append({"kind": "play", "player": move["player"], "card": move["card"]})
+        if kind in ("play", "surprise") and move.get("card"):
+            out.append({"kind": kind, "player": move["player"], "card": move["card"]})
+        elif kind == "resolve":
+            out.append({"kind": kind, "player": move["player"]})
         elif kind in ("draw", "play_random", "end_turn"):
             out.append({"kind": kind, "player": move["player"]})
     owed = ruling.get("discards", [])

@@ -12,8 +12,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import clingo.ast
 import pytest
 import yaml
+
+from adjudicator import engine
+from adjudicator.facts import state_facts
+from adjudicator.reader import parse_state
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 THREADS = 8
@@ -89,3 +94,55 @@ def test_concurrent_rulings_equal_their_serial_rulings(app, tables) -> None:
 def test_the_tables_differ_so_a_leak_would_show(tables) -> None:
     rulings = [repr(ruling) for _, ruling in tables]
     assert len(set(rulings)) == len(rulings)
+
+
+def test_threads_solving_at_once_share_the_parsed_program_safely(tables) -> None:
+    """The parsed rules are one set of clingo AST objects per process; threads adding them to
+    their own solvers at the same moment once corrupted them ("invalid ast" on every later call,
+    then a segmentation fault under gunicorn). Concurrent solves must all match their serial
+    answers. The race is rare, so this can pass by luck; the next test checks its cause."""
+    facts = [state_facts(parse_state(state)) for state, _ in tables[:THREADS]]
+    expected = [sorted(map(str, engine.solve(f).symbols)) for f in facts]
+    barrier = threading.Barrier(THREADS)
+    wrong: list[str] = []
+
+    def worker(index: int) -> None:
+        barrier.wait(timeout=60)
+        for round_ in range(6):
+            k = (index + round_) % len(facts)
+            try:
+                got = sorted(map(str, engine.solve(facts[k]).symbols))
+            except RuntimeError as exc:  # what the corruption raised
+                wrong.append(f"thread {index}: {exc}")
+                return
+            if got != expected[k]:
+                wrong.append(f"thread {index}, table {k}: a different answer set")
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert wrong == []
+
+
+def test_shared_statements_are_added_only_under_the_engine_lock(client, monkeypatch,
+                                                                 tables) -> None:
+    """The race above is rare; this checks its cause deterministically: every statement added
+    to a solver, by a ruling or by a play, is added while the engine's AST lock is held."""
+    held: list[bool] = []
+    original = clingo.ast.ProgramBuilder.add
+
+    def spy(self, statement):
+        held.append(engine._AST_LOCK.locked())
+        return original(self, statement)
+
+    monkeypatch.setattr(clingo.ast.ProgramBuilder, "add", spy)
+    state, _ = tables[0]
+    assert client.post("/api/ruling", json=state).status_code == 200
+    active = state["active"]
+    hand = next((p.get("hand") for p in state["players"] if p["name"] == active), None)
+    if hand:
+        assert client.post("/api/play", json={"state": state,
+                                              "play": {"card": hand[0]}}).status_code == 200
+    assert held and all(held)

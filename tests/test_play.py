@@ -273,10 +273,43 @@ def test_seeded_draw_from_an_unknown_pile_is_concrete() -> None:
     case = next(c for _, c in CASES if c["id"] == "jackpot-unknown-pile-seeded")
     state = parse_state(case["state"])
     unseeded = play.play_response(state, {"card": "Jackpot"})["outcomes"][0]["state"]
-    assert "hand" not in unseeded["players"][0] and unseeded["draw_pile"] == 17
+    # the known card stays known, the three drawn are unknown ("?")
+    assert unseeded["players"][0]["hand"] == ["love", "?", "?", "?"]
+    assert unseeded["draw_pile"] == 17
     seeded = play.play_response(state, {"card": "Jackpot", "seed": 5})["outcomes"][0]["state"]
     hand, pile = seeded["players"][0]["hand"], seeded["draw_pile"]
     assert len(hand) == 4 and "love" in hand and len(pile) == 17
     assert not set(hand) & set(pile) and "cookies" not in hand + pile
     again = play.play_response(state, {"card": "Jackpot", "seed": 5})["outcomes"][0]["state"]
     assert again == seeded  # the same seed, the same run
+
+
+def test_ruling_agrees_with_legal_actions_on_an_open_sub_hand() -> None:
+    """The ruling reads the state's sub_hands (extension_state.lp): its legal moves are the
+    sub-hand's cards, the hand's plays and the end of turn wait (FAQ 002-60)."""
+    from adjudicator.ruling import ruling_for
+
+    state = parse_state({
+        "players": [{"name": "Ann", "hand": ["Milk"]}, {"name": "Bo", "hand_size": 3}],
+        "active": "Ann", "turn": {"hand_at_start": 2, "drawn": 1, "played": 1},
+        "sub_hands": [{"player": "Ann", "card": "Draw 2 and Use 'Em",
+                       "cards": ["Peace", "Jackpot"], "plays_left": 2}]})
+    ruling = ruling_for(state)
+    moves = {(m["kind"], m.get("card")) for m in ruling["legal_moves"]}
+    assert moves == {("play", "peace"), ("play", "jackpot")}
+    assert all(m["sub_hand"] == "draw_2_and_use_em" for m in ruling["legal_moves"])
+    assert {(a["kind"], a["card"]) for a in play.legal_actions(state, ruling)} == moves
+    waiting = {(n["kind"], n.get("card")) for n in ruling["not_yet"]}
+    assert {("play", "milk"), ("end_turn", None)} <= waiting
+
+
+def test_sub_hand_field_errors_have_a_path() -> None:
+    from adjudicator.errors import InputError
+    from adjudicator.ruling import ruling_for
+
+    with pytest.raises(InputError) as info:
+        ruling_for(parse_state({
+            "players": [{"name": "Ann", "hand": []}, {"name": "Bo", "hand_size": 3}],
+            "active": "Ann",
+            "sub_hands": [{"player": "Ann", "card": "Draw 2 and Use 'Em", "cards": ["Nope"]}]}))
+    assert info.value.items[0].path == "/sub_hands/0/cards/0"

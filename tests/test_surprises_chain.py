@@ -84,3 +84,50 @@ def test_next_answer_offered_to_everyone_but_the_last_player() -> None:
     moves = ruling_for(parse_state(state))["legal_moves"]
     answers = {(m["player"], m["card"]) for m in moves if m["kind"] == "surprise"}
     assert answers == {("Ann", "veto"), ("Cy", "thats_mine")}
+
+
+def _new_rule_pending() -> dict:
+    return {"expansions": ["surprises"],
+            "players": [{"name": "Ann", "hand": ["Milk"]}, {"name": "Bo", "hand": ["Veto!"]}],
+            "active": "Ann", "turn": {"hand_at_start": 2, "drawn": 1, "played": 1},
+            "pending": [{"player": "Ann", "card": "Draw 3"}]}
+
+
+def test_veto_answer_listed_and_turn_waits_for_the_chain() -> None:
+    """Bo holding Veto! against a pending New Rule: his answer is a legal move; Ann may only close
+    the chain, and her end of turn and plays wait for it (FAQ 002-51, 002-33)."""
+    ruling = ruling_for(parse_state(_new_rule_pending()))
+    moves = {(m["player"], m["kind"], m.get("card")) for m in ruling["legal_moves"]}
+    assert moves == {("Bo", "surprise", "veto"), ("Ann", "resolve", "draw_3")}
+    resolve = next(m for m in ruling["legal_moves"] if m["kind"] == "resolve")
+    assert resolve["outcome"] == "effective"
+    waits = {(n["player"], n["kind"]) for n in ruling["not_yet"]}
+    assert {("Ann", "end_turn"), ("Ann", "play")} <= waits
+    sources = {s["id"] for n in ruling["not_yet"] for s in n["sources"]}
+    assert "faq:002-51" in sources
+
+
+def test_chain_through_moves_matches_the_ruling() -> None:
+    """Play -> answer -> close through play.apply_action: the legal actions follow the ruling."""
+    from adjudicator import play
+
+    state = parse_state({"expansions": ["surprises"],
+                         "players": [{"name": "Ann", "hand": ["Draw 3", "Milk"]},
+                                     {"name": "Bo", "hand": ["Veto!"]},
+                                     {"name": "Cy", "hand": ["Stop That!"]}],
+                         "active": "Ann", "turn": {"hand_at_start": 2, "drawn": 1, "played": 0}})
+    opened = play.apply_action(state, {"kind": "play", "card": "Draw 3"}).outcomes[0]
+    assert [(p.player, p.card) for p in opened.state.pending] == [("Ann", "draw_3")]
+    actions = play.legal_actions(opened.state, opened.ruling)
+    assert {"kind": "surprise", "player": "Bo", "card": "veto"} in actions
+    assert {"kind": "resolve", "player": "Ann"} in actions
+    assert not any(a["kind"] == "end_turn" for a in actions)
+    answered = play.apply_action(opened.state, {"kind": "surprise", "player": "Bo",
+                                                "card": "veto"}).outcomes[0]
+    # Cy's Stop That! answers a Surprise (any Surprise does, FAQ 002-69)
+    assert {"kind": "surprise", "player": "Cy", "card": "stop_that"} in play.legal_actions(
+        answered.state, answered.ruling)
+    closed = play.apply_action(answered.state, {"kind": "resolve"}).outcomes[0]
+    assert closed.state.pending == [] and closed.state.rules == []
+    assert closed.state.discard_pile[:1] == ["draw_3"] and closed.state.turn.played == 1
+    assert any(a["kind"] == "end_turn" for a in play.legal_actions(closed.state, closed.ruling))
