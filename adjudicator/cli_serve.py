@@ -55,6 +55,9 @@ def _run_gunicorn(app: Any, host: str, port: int, workers: int) -> None:
             self.cfg.set("threads", 2)  # clingo releases the GIL while solving
             self.cfg.set("timeout", 30)
             self.cfg.set("accesslog", None)
+            # no shared control socket under ~/.gunicorn: two servers on one machine must not
+            # share it, and nothing here uses it
+            self.cfg.set("control_socket_disable", True)
 
         def load(self) -> Any:
             return app
