@@ -81,7 +81,9 @@ class TableState:
             "rules": list(self.rules),
             "goals": list(self.goals),
             "turn": self.turn.to_json(),
-            "draw_pile": list(self.draw_pile) if self.draw_pile is not None else self.draw_pile_size,
+            "draw_pile": (
+                list(self.draw_pile) if self.draw_pile is not None else self.draw_pile_size
+            ),
             "discard_pile": list(self.discard_pile),
             "pending": [p.to_json() for p in self.pending],
         }
