@@ -13,6 +13,7 @@ docs/PLAYS.md documents the moves, choices and extension fields.
 from __future__ import annotations
 
 import random
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -98,30 +99,34 @@ def _solve(facts: str, limit: int, sample: int | None = None
     options = [f"--models={limit + 1}", "--project=show", "--warn=none"]
     if sample is not None:
         options = ["--models=1", "--warn=none", f"--seed={sample}", "--rand-freq=1"]
+    # the engine's time limit counts grounding too, so the clock starts before the Control
+    started = time.perf_counter()
     ctl = clingo.Control(options)
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
     engine.add_statements(ctl, engine.program() + _play_statements())
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     models: list[list[clingo.Symbol]] = []
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            models.append(list(model.symbols(shown=True)))
+    engine.solve_within(ctl, started, lambda model: models.append(list(model.symbols(shown=True))))
     more = len(models) > limit
     return models[:limit], more
 
 
 def _brave(facts: str) -> list[clingo.Symbol]:
     """The union of all answer sets' pick/2 and chance/2 atoms (the options of each decision)."""
+    started = time.perf_counter()
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
     engine.add_statements(ctl, engine.program() + _play_statements())
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            last = list(model.symbols(shown=True))
+
+    def keep_last(model: clingo.Model) -> None:
+        # brave enumeration: each model widens the previous one, the last holds the consequences
+        last[:] = model.symbols(shown=True)
+
+    engine.solve_within(ctl, started, keep_last)
     return [s for s in last if s.name in ("pick", "chance")]
 
 

@@ -24,12 +24,16 @@ from .state import TableState
 # Findings are listed by concern in this order; unknown concerns follow, alphabetically.
 ABOUT_ORDER = ("input", "winner", "goals", "pending", "surprises", "creepers", "rules", "draw",
                "play", "limits", "discards", "turn_order", "legal_moves")
-MOVE_ORDER = ("draw", "play", "play_random", "free_action", "surprise", "end_turn", "discard")
+# Every kind rules_asp emits as legal_move/3 has a place here and a label below
+# (tests/test_play.py::test_every_legal_move_kind_has_a_label keeps them in step).
+MOVE_ORDER = ("draw", "play", "play_random", "free_action", "surprise", "resolve", "end_turn",
+              "discard")
 # Labels of the text view (the JSON carries ids and both languages itself).
 MOVE_LABELS = {
     "draw": ("draw", "抓牌"), "play": ("play", "出牌"),
     "play_random": ("random first play", "随机出牌"),
     "free_action": ("free action", "自由行动"), "surprise": ("Surprise", "意外卡"),
+    "resolve": ("close the Surprise chain", "结算意外卡连锁"),
     "end_turn": ("end the turn", "结束回合"), "discard": ("discard", "弃牌"),
 }
 

@@ -5,6 +5,7 @@ played from a fully known table, the API and CLI faces, and the play program's h
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -313,3 +314,55 @@ def test_sub_hand_field_errors_have_a_path() -> None:
             "active": "Ann",
             "sub_hands": [{"player": "Ann", "card": "Draw 2 and Use 'Em", "cards": ["Nope"]}]}))
     assert info.value.items[0].path == "/sub_hands/0/cards/0"
+
+
+# ---- limits and labels -------------------------------------------------------------------------
+def test_play_solving_is_under_the_engine_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # both of play.py's searches (outcomes and brave open choices) answer the limit, not a hang
+    monkeypatch.setenv(engine.TIME_LIMIT_ENV, "0.000001")
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    state = parse_state(case["state"])
+    facts = play.build_facts(state, {"kind": "play", "card": "trade_hands"}, {}, None,
+                             catalog_for(state.edition, state.expansions))
+    with pytest.raises(engine.TimeLimitError):
+        play._solve(facts, play.MAX_OUTCOMES)
+    with pytest.raises(engine.TimeLimitError):
+        play._brave(facts)
+
+
+def test_api_play_past_the_time_limit_is_a_400_in_the_contract_shape(
+        client, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engine.TIME_LIMIT_ENV, "0.000001")
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    res = client.post("/api/play", json={"state": case["state"],
+                                         "play": {"card": "Trade Hands", "player": "Ann"}})
+    assert res.status_code == 400
+    body = res.get_json()
+    assert body["ok"] is False
+    [err] = body["errors"]
+    assert set(err) >= {"path", "message", "suggestions"} and err["path"] == ""
+    assert "time limit" in err["message"]["en"] and "时限" in err["message"]["zh"]
+
+
+def test_play_brave_options_match_the_outcomes() -> None:
+    # brave mode: the last model holds the union over all answer sets (both opponents here)
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    state = parse_state(case["state"])
+    facts = play.build_facts(state, {"kind": "play", "card": "trade_hands"}, {}, None,
+                             catalog_for(state.edition, state.expansions))
+    picks = {str(s.arguments[1]) for s in play._brave(facts) if s.name == "pick"}
+    assert picks == {"1", "2"}  # Bo and Cy, not just the first answer set's pick
+
+
+def test_every_legal_move_kind_has_a_label() -> None:
+    from adjudicator.ruling import MOVE_LABELS, MOVE_ORDER
+
+    pattern = re.compile(r"^[^%]*?\blegal_move\(\s*[A-Z_][A-Za-z0-9_]*\s*,\s*([a-z][A-Za-z0-9_]*)",
+                         re.MULTILINE)
+    kinds = {m.group(1) for path in rules_dir().glob("*.lp")
+             for m in pattern.finditer(path.read_text(encoding="utf-8"))}
+    assert {"draw", "play", "surprise", "resolve", "end_turn"} <= kinds
+    assert kinds - set(MOVE_LABELS) == set()
+    assert kinds - set(MOVE_ORDER) == set()
+    for en, zh in MOVE_LABELS.values():
+        assert en and zh and en != zh

@@ -2,7 +2,8 @@
 
 Each case is a table state, the sources it encodes, and the part of the ruling it expects.
 Dicts match key by key (a subset); lists match item by item, except `legal_moves`, `not_yet`
-and `findings`, where each expected item must match some item of the ruling.
+and `findings`, where each expected item must match some item of the ruling (and an empty
+list expects none at all).
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def matches(expected: Any, actual: Any, key: str = "") -> bool:
         if not isinstance(actual, list):
             return False
         if key in CONTAINS:
+            # an empty expectation means "none at all" (otherwise it would match anything)
+            if not expected:
+                return not actual
             return all(any(matches(e, a) for a in actual) for e in expected)
         return len(expected) == len(actual) and all(
             matches(e, a) for e, a in zip(expected, actual, strict=True))
