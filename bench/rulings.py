@@ -93,10 +93,8 @@ def service(data: dict[str, Any]) -> str:
     return json.dumps(ruling_for(parse_state(data)), ensure_ascii=False)
 
 
-def bare_clingo(facts: str) -> int:
-    """Plain clingo: load the hub from disk, add the facts, ground, solve."""
-    ctl = clingo.Control(["--models=2"])
-    ctl.load(str(engine.hub_path()))
+def _ground_and_solve(ctl: clingo.Control, facts: str) -> int:
+    """Adds the facts, grounds and solves; the number of shown atoms (so nothing is skipped)."""
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     shown = 0
@@ -104,23 +102,21 @@ def bare_clingo(facts: str) -> int:
         for model in handle:
             shown += len(model.symbols(shown=True))
     return shown
+
+
+def bare_clingo(facts: str) -> int:
+    """Plain clingo: load the hub from disk, add the facts, ground, solve."""
+    ctl = clingo.Control(["--models=2"])
+    ctl.load(str(engine.hub_path()))
+    return _ground_and_solve(ctl, facts)
 
 
 def ground_solve(facts: str) -> int:
     """The floor of a fresh solver per request: the parsed program is cached (as engine.py does);
     only building the Control, grounding and solving are timed."""
-    statements = engine.program()
     ctl = clingo.Control(["--models=2"])
-    with clingo.ast.ProgramBuilder(ctl) as builder:
-        for statement in statements:
-            builder.add(statement)
-    ctl.add("base", [], facts)
-    ctl.ground([("base", [])])
-    shown = 0
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            shown += len(model.symbols(shown=True))
-    return shown
+    engine.add_statements(ctl, engine.program())  # cached ASTs go through the engine's lock
+    return _ground_and_solve(ctl, facts)
 
 
 def timed(fn: Callable[[], Any], runs: int, warmup: int = 3) -> list[float]:
