@@ -1,18 +1,26 @@
-"""Runs the rules engine: the hub rules_asp/fluxx.lp plus the facts of one table state.
+"""Runs the rules engine: the program of a table's game plus the facts of one table state.
 
-The .lp files are parsed once per process (the parsed statements are cached); every call builds
-a fresh `clingo.Control`, so concurrent requests never share solver state. A state must have
-exactly one answer set: the solver is asked for two, and zero or two are reported as an engine
-error (never a silent pick). Grounder warnings are captured, not printed. Grounding plus solving
-runs under a time limit (`time_limit()`); hitting it raises `TimeLimitError`, never a hang.
+A game's program is composed of hub files (rules_asp/hub_*.lp, each a list of #include): the core
+hub, the hub of the edition and the hub of each expansion (`hub_files`); a table is grounded
+with only the rules its game can use (grounding costs about the same per rule whatever the
+facts). Without an edition the program is the full hub rules_asp/fluxx.lp, which includes every
+hub. The play program (adjudicator/play.py) is composed the same way from rules_asp/play_hub_*.lp.
+
+The .lp files of a composition are parsed once per process (the parsed statements are cached,
+comments dropped); every call builds a fresh `clingo.Control`, so concurrent requests never share
+solver state. A state must have exactly one answer set: the solver is asked for two, and zero or
+two are reported as an engine error (never a silent pick). Grounder warnings are captured, not
+printed. Grounding plus solving runs under a time limit (`time_limit()`); hitting it raises
+`TimeLimitError`, never a hang.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -23,7 +31,12 @@ import clingo.ast
 from .errors import ErrorItem, InputError
 from .resources import rules_dir
 
-HUB = "fluxx.lp"
+HUB = "fluxx.lp"  # the full program: every hub
+PLAY_HUB = "play_hub.lp"  # the full play program: every play hub
+# Hub file names: <prefix>_core.lp, <prefix>_<edition>.lp, <prefix>_<expansion>.lp.
+HUB_PREFIX = "hub"
+PLAY_HUB_PREFIX = "play_hub"
+CORE = "core"
 # The parsed program is shared by every thread of a process, and clingo's AST objects are not
 # thread-safe: two threads adding the same statements to their own Controls at once corrupt
 # them ("invalid ast: term expected" on every later call, then a segmentation fault). Parsing
@@ -156,17 +169,68 @@ def hub_path() -> Path:
     return rules_dir() / HUB
 
 
+def hub_files(edition: str | None = None, expansions: Iterable[str] = (), *,
+              play: bool = False) -> tuple[Path, ...]:
+    """The hub files of the program for a game of `edition` with `expansions`: the core hub, the
+    edition's hub and each expansion's hub (in name order), or the full hub when no edition is
+    given. With `play`, the play program's hubs instead: the play core hub and the play hub of
+    each expansion that has one (the editions have no play files of their own).
+
+    Which concern files each hub includes is data in rules_asp/, never here. An edition or an
+    expansion without a rules hub raises ValueError (the reader only lets known names through).
+    """
+    folder = rules_dir()
+    if edition is None:
+        return (folder / (PLAY_HUB if play else HUB),)
+    parts = (edition, *sorted(set(expansions)))
+    for part in parts:
+        if part == CORE or not (folder / f"{HUB_PREFIX}_{part}.lp").is_file():
+            raise ValueError(f"no rules hub for the edition or expansion {part!r}")
+    prefix = PLAY_HUB_PREFIX if play else HUB_PREFIX
+    paths = [folder / f"{prefix}_{part}.lp" for part in (CORE, *parts)]
+    return tuple(p for p in paths if not play or p.is_file())
+
+
 @cache
-def _program(path: str) -> tuple[clingo.ast.AST, ...]:
-    """The parsed statements of the hub and every file it includes."""
+def _parse(paths: tuple[str, ...]) -> tuple[clingo.ast.AST, ...]:
+    """The parsed statements of the files and of every file they include, without comments.
+
+    One parse for the whole composition: clingo includes a file once per parse, so a concern
+    file that two hubs include is added once. clingo 5.8 parses comments into statements (about
+    a third of them); they cost time to add and mean nothing to the grounder."""
     statements: list[clingo.ast.AST] = []
-    clingo.ast.parse_files([path], statements.append)
+
+    def keep(statement: clingo.ast.AST) -> None:
+        if statement.ast_type != clingo.ast.ASTType.Comment:
+            statements.append(statement)
+
+    def quiet(code: clingo.MessageCode, message: str) -> None:
+        # "already included file": the point of one parse; any other message is printed
+        if "already included" not in message:
+            print(message, file=sys.stderr)
+
+    clingo.ast.parse_files(list(paths), keep, logger=quiet)
     return tuple(statements)
 
 
-def program(path: Path | None = None) -> tuple[clingo.ast.AST, ...]:
+def parsed(paths: Sequence[Path]) -> tuple[clingo.ast.AST, ...]:
+    """The cached parsed statements of `paths` (a composition of hubs)."""
     with _AST_LOCK:
-        return _program(str(path or hub_path()))
+        return _parse(tuple(str(p) for p in paths))
+
+
+def program(path: Path | None = None, *, edition: str | None = None,
+            expansions: Iterable[str] = ()) -> tuple[clingo.ast.AST, ...]:
+    """The parsed rules program: the file `path`, or the composition for `edition` and
+    `expansions` (`hub_files`; the full hub when no edition is given)."""
+    return parsed([path] if path is not None else hub_files(edition, expansions))
+
+
+def play_program(edition: str | None = None,
+                 expansions: Iterable[str] = ()) -> tuple[clingo.ast.AST, ...]:
+    """The parsed play program alone (the play hubs of the composition; the rules program is
+    `program`'s)."""
+    return parsed(hub_files(edition, expansions, play=True))
 
 
 def add_statements(ctl: clingo.Control, statements: Sequence[clingo.ast.AST]) -> None:
@@ -184,9 +248,12 @@ def _collector(sink: list[str]) -> Callable[[clingo.MessageCode, str], None]:
     return log
 
 
-def solve(facts: str, path: Path | None = None, extra: Sequence[str] = ()) -> Solution:
-    """Grounds the rules with `facts` (program text) and returns up to two answer sets' worth."""
-    statements = program(path)
+def solve(facts: str, path: Path | None = None, extra: Sequence[str] = (), *,
+          edition: str | None = None, expansions: Iterable[str] = ()) -> Solution:
+    """Grounds the rules with `facts` (program text) and returns up to two answer sets' worth.
+    The rules are the program of `edition` with `expansions` (the game of the facts: pass the
+    table state's), or the full hub when no edition is given, or the file `path`."""
+    statements = program(path, edition=edition, expansions=expansions)
     warnings: list[str] = []
     started = time.perf_counter()
     ctl = clingo.Control(["--models=2", "--warn=all"], logger=_collector(warnings),

@@ -4,20 +4,23 @@
 
 Nothing here decides a rule. A move becomes facts (the state's, from facts.py, plus
 `do_play(S,C)`, the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and
-for a seeded run the random keys), the rules engine (hub rules_asp/fluxx.lp plus
-rules_asp/play_*.lp) derives the next state as `next_*` atoms, one answer set per possible
-outcome, and this module writes each answer set back as a TableState with its ruling.
+for a seeded run the random keys), the rules engine (the rules program of the table's game plus
+the play program, rules_asp/play_hub_*.lp: engine.hub_files) derives the next state as `next_*`
+atoms, one answer set per possible outcome, and this module writes each answer set back as a
+TableState with its ruling.
 docs/PLAYS.md documents the moves, choices and extension fields.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import clingo
@@ -34,8 +37,6 @@ from .resources import rules_dir
 from .ruling import _Atoms, _cites, _Context, _findings, ruling_for
 from .state import PendingPlay, Player, TableState, Turn
 
-PLAY_FILES = ("play_common.lp", "play_legal.lp", "play_draws.lp", "play_actions.lp",
-              "play_turns.lp", "play_creepers.lp", "play_surprises.lp")
 MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
 DIRECTIONS = ("clockwise", "counterclockwise")
@@ -84,18 +85,44 @@ class PlayResult:
 
 
 # ---- the program -------------------------------------------------------------------------------
-@cache
-def _play_statements() -> tuple[clingo.ast.AST, ...]:
-    statements: list[clingo.ast.AST] = []
-    clingo.ast.parse_files([str(rules_dir() / f) for f in PLAY_FILES], statements.append)
-    return tuple(statements)
+def _included(hub: Path) -> list[str]:
+    """The files a hub includes, hubs expanded (the play files, in include order)."""
+    out: list[str] = []
+    for name in re.findall(r'^#include "([^"]+)"\.', hub.read_text(encoding="utf-8"), re.M):
+        out += _included(hub.parent / name) if "hub" in name else [name]
+    return out
 
 
-def _solve(facts: str, limit: int, sample: int | None = None
+# Every file of the play program (the full play hub's), e.g. for the message keys it uses.
+PLAY_FILES = tuple(_included(rules_dir() / engine.PLAY_HUB))
+
+
+def _play_statements(edition: str | None = None,
+                     expansions: Iterable[str] = ()) -> tuple[clingo.ast.AST, ...]:
+    """The parsed play program of a game (all of it without an edition); engine.parsed caches."""
+    return engine.play_program(edition, expansions)
+
+
+def _statements(game: tuple[str | None, tuple[str, ...]]) -> tuple[clingo.ast.AST, ...]:
+    """The rules program and the play program of the game (edition, expansions)."""
+    edition, expansions = game
+    return (engine.program(edition=edition, expansions=expansions)
+            + _play_statements(edition, expansions))
+
+
+FULL: tuple[str | None, tuple[str, ...]] = (None, ())  # the full programs (no edition given)
+
+
+def _game_of(state: TableState) -> tuple[str | None, tuple[str, ...]]:
+    return state.edition, tuple(state.expansions)
+
+
+def _solve(facts: str, limit: int, sample: int | None = None,
+           game: tuple[str | None, tuple[str, ...]] = FULL
            ) -> tuple[list[list[clingo.Symbol]], bool]:
     """Up to `limit` answer sets (projected on the shown atoms) and whether there were more.
     With `sample`, one answer set found by a randomized search seeded with it (the simulator's
-    random decisions)."""
+    random decisions). `game` = (edition, expansions) chooses the programs (_statements)."""
     options = [f"--models={limit + 1}", "--project=show", "--warn=none"]
     if sample is not None:
         options = ["--models=1", "--warn=none", f"--seed={sample}", "--rand-freq=1"]
@@ -103,7 +130,7 @@ def _solve(facts: str, limit: int, sample: int | None = None
     started = time.perf_counter()
     ctl = clingo.Control(options)
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
-    engine.add_statements(ctl, engine.program() + _play_statements())
+    engine.add_statements(ctl, _statements(game))
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     models: list[list[clingo.Symbol]] = []
@@ -112,12 +139,12 @@ def _solve(facts: str, limit: int, sample: int | None = None
     return models[:limit], more
 
 
-def _brave(facts: str) -> list[clingo.Symbol]:
+def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[clingo.Symbol]:
     """The union of all answer sets' pick/2 and chance/2 atoms (the options of each decision)."""
     started = time.perf_counter()
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
-    engine.add_statements(ctl, engine.program() + _play_statements())
+    engine.add_statements(ctl, _statements(game))
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []
@@ -133,8 +160,6 @@ def _brave(facts: str) -> list[clingo.Symbol]:
 @cache
 def play_finding_keys() -> frozenset[str]:
     """The message keys the play program's own findings use (the rest is the core's ruling)."""
-    import re
-
     keys: set[str] = set()
     for name in PLAY_FILES:
         text = (rules_dir() / name).read_text(encoding="utf-8")
@@ -368,7 +393,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         if known is not None and known.type == "promo":
             return _unknown_effect(state, game, known.id)
     facts = build_facts(state, action, choices, seed, game)
-    models, more = _solve(facts, limit, sample)
+    models, more = _solve(facts, limit, sample, _game_of(state))
     if sample is not None:
         more = False
     if not models:
@@ -395,7 +420,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
             findings=[f for f in _findings(atoms, ctx, cites) if f["key"] in play_finding_keys()]))
     result = PlayResult(legal=True, outcomes=outcomes, truncated=more)
     if len(outcomes) > 1 or more:
-        result.open_choices = _open_choices(ctx, _brave(facts)) if more else _open_from(outcomes)
+        result.open_choices = (_open_choices(ctx, _brave(facts, _game_of(state))) if more
+                               else _open_from(outcomes))
     reveal = [a for a in first.args("open_reveal", 2)]
     for seat, count in reveal:
         result.open_choices.append({"key": "reveal", "kind": "unknown",
@@ -431,7 +457,7 @@ def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
     ctx = _Context(state, game)
     bare = {k: v for k, v in choices.items() if k in DRIVER_KEYS}
     facts = build_facts(state, action, bare, seed, game)
-    options = _open_choices(ctx, _brave(facts))
+    options = _open_choices(ctx, _brave(facts, _game_of(state)))
     raise InputError(ErrorItem(
         "/play/choices", "These choices are not possible for this play; the open choices are: "
         + "; ".join(f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options),

@@ -20,6 +20,12 @@ from .catalog import Catalog, catalog_for
 from .facts import state_facts
 from .messages import LANGS, finding_text, terms
 from .state import TableState
+from .terms import Term, read_atoms
+
+# A term of a shown atom: a Term (rulings read their atoms with terms.read_atoms: one call into
+# clingo per atom) or clingo's own Symbol (plays.py): both have the same attributes.
+Atom = Term | clingo.Symbol
+_TERM_TYPES = (Term, clingo.Symbol)
 
 # Findings are listed by concern in this order; unknown concerns follow, alphabetically.
 ABOUT_ORDER = ("input", "winner", "goals", "pending", "surprises", "creepers", "rules", "draw",
@@ -41,23 +47,23 @@ MOVE_LABELS = {
 @dataclass
 class _Atoms:
     """The shown atoms of one answer set, grouped by predicate name and arity, in a stable order
-    (each atom's text is computed once: clingo's symbol-to-text is the costly part)."""
+    (the order of their text)."""
 
-    by_sig: dict[tuple[str, int], list[list[clingo.Symbol]]] = field(default_factory=dict)
+    by_sig: dict[tuple[str, int], list[list[Atom]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, symbols: Iterable[clingo.Symbol]) -> _Atoms:
-        grouped: dict[tuple[str, int], list[tuple[str, list[clingo.Symbol]]]] = defaultdict(list)
+    def of(cls, symbols: Iterable[Atom]) -> _Atoms:
+        grouped: dict[tuple[str, int], list[tuple[str, list[Atom]]]] = defaultdict(list)
         for s in symbols:
             arguments = s.arguments
             grouped[(s.name, len(arguments))].append((str(s), arguments))
         return cls({sig: [a for _, a in sorted(items, key=lambda t: t[0])]
                     for sig, items in grouped.items()})
 
-    def args(self, name: str, arity: int) -> list[list[clingo.Symbol]]:
+    def args(self, name: str, arity: int) -> list[list[Atom]]:
         return self.by_sig.get((name, arity), [])
 
-    def one(self, name: str) -> clingo.Symbol | None:
+    def one(self, name: str) -> Atom | None:
         found = self.args(name, 1)
         return found[0][0] if found else None
 
@@ -72,14 +78,14 @@ class _Context:
         self._sources: dict[str, dict[str, str] | None] = {}
 
     # -- values -----------------------------------------------------------------------------
-    def player(self, sym: clingo.Symbol) -> str | None:
+    def player(self, sym: Atom) -> str | None:
         if sym.type == clingo.SymbolType.Function and sym.name == "p" and len(sym.arguments) == 1:
             sym = sym.arguments[0]
         if sym.type == clingo.SymbolType.Number and 0 <= sym.number < len(self.names):
             return self.names[sym.number]
         return None
 
-    def card_id(self, sym: clingo.Symbol) -> str | None:
+    def card_id(self, sym: Atom) -> str | None:
         if sym.type == clingo.SymbolType.String:
             text = sym.string
         elif sym.type == clingo.SymbolType.Function and not sym.arguments and sym.name:
@@ -88,7 +94,7 @@ class _Context:
             return None
         return text if text in self.catalog else None
 
-    def json_value(self, sym: clingo.Symbol) -> Any:
+    def json_value(self, sym: Atom) -> Any:
         """A term as JSON: p(S) -> name, numbers -> int, constants/strings -> str."""
         name = self.player(sym) if sym.type == clingo.SymbolType.Function else None
         if name is not None:
@@ -105,7 +111,7 @@ class _Context:
 
     def render(self, sym: Any, spec: str, lang: str) -> str:
         """A finding argument as display text in `lang`."""
-        if not isinstance(sym, clingo.Symbol):
+        if not isinstance(sym, _TERM_TYPES):
             return str(sym)
         if spec == "player" or (sym.type == clingo.SymbolType.Function and sym.name == "p"):
             name = self.player(sym)
@@ -123,17 +129,17 @@ class _Context:
             return ", ".join(str(v) for v in value)
         return str(value)
 
-    def text(self, key: str, args: list[clingo.Symbol]) -> dict[str, str]:
+    def text(self, key: str, args: list[Atom]) -> dict[str, str]:
         return {lang: finding_text(key, args, lang, self.render) for lang in LANGS}
 
     # -- sources ----------------------------------------------------------------------------
-    def source(self, sym: clingo.Symbol) -> dict[str, str] | None:
+    def source(self, sym: Atom) -> dict[str, str] | None:
         key = str(sym)
         if key not in self._sources:
             self._sources[key] = self._source(sym)
         return self._sources[key]
 
-    def _source(self, sym: clingo.Symbol) -> dict[str, str] | None:
+    def _source(self, sym: Atom) -> dict[str, str] | None:
         is_function = sym.type == clingo.SymbolType.Function
         if is_function and sym.name == "card" and len(sym.arguments) == 1:
             card = self.card_id(sym.arguments[0])
@@ -153,12 +159,12 @@ _INFIX = {"plus": "+", "minus": "−", "times": "×", "div": "÷", "pow": "^"}
 _ROOT_SIGN = {2: "√", 3: "∛", 4: "∜"}
 
 
-def _is_expression(sym: clingo.Symbol) -> bool:
+def _is_expression(sym: Atom) -> bool:
     return (sym.type == clingo.SymbolType.Function and sym.name == "e"
             and len(sym.arguments) == 3 and sym.arguments[0].type == clingo.SymbolType.Function)
 
 
-def _infix(sym: clingo.Symbol, top: bool = False) -> str:
+def _infix(sym: Atom, top: bool = False) -> str:
     """A witness term as an expression: e(plus,4,e(times,3,7)) -> "4 + (3 × 7)"."""
     if not _is_expression(sym):
         return str(sym.number) if sym.type == clingo.SymbolType.Number else str(sym)
@@ -187,7 +193,7 @@ def source_of(source_id: str) -> dict[str, str]:
     return {"id": source_id, "kind": kind, "url": url}
 
 
-def _args(sym: clingo.Symbol) -> list[clingo.Symbol]:
+def _args(sym: Atom) -> list[Atom]:
     """The members of a tuple term (a single non-tuple term counts as one member)."""
     if sym.type == clingo.SymbolType.Function and sym.name == "":
         return list(sym.arguments)
@@ -201,7 +207,8 @@ def _about_rank(about: str) -> tuple[int, str]:
 def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, Any]:
     """The ruling for a validated table state."""
     game = catalog or catalog_for(state.edition, state.expansions)
-    solution = engine.solve(state_facts(state, game))
+    solution = engine.solve(state_facts(state, game), edition=state.edition,
+                            expansions=state.expansions)
     ctx = _Context(state, game)
     stats: dict[str, Any] = dict(solution.stats, models=solution.models)
     if solution.warnings:
@@ -211,7 +218,7 @@ def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, A
         return {"ok": False,
                 "errors": [{"path": "", "message": ctx.text(key, []), "suggestions": []}],
                 "engine": stats}
-    atoms = _Atoms.of(solution.symbols)
+    atoms = _Atoms.of(read_atoms(solution.symbols))
     cites = _cites(atoms, ctx)
     findings = _findings(atoms, ctx, cites)
     errors = [str(a[0]) for a in atoms.args("engine_error", 1)]
@@ -246,7 +253,7 @@ def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, A
     return ruling
 
 
-def _number(sym: clingo.Symbol | None) -> int | None:
+def _number(sym: Atom | None) -> int | None:
     return sym.number if sym is not None and sym.type == clingo.SymbolType.Number else None
 
 
@@ -281,7 +288,7 @@ def _discards(atoms: _Atoms, ctx: _Context) -> list[dict[str, Any]]:
     return sorted(out, key=lambda d: (d["when"] != "now", ctx.names.index(d["player"]), d["zone"]))
 
 
-def _details(ctx: _Context, details: clingo.Symbol) -> dict[str, Any]:
+def _details(ctx: _Context, details: Atom) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in _args(details):
         if item.type != clingo.SymbolType.Function or len(item.arguments) != 1:

@@ -12,7 +12,10 @@ The tables rotate through 2 to 10 players and a crowded table, so no answer is a
 previous one. It prints rulings per second, latency percentiles and the errors (any answer other
 than 200 with "ok": true, and any failed connection), then stops the server it started.
 Target (issue 7): 300 rulings per second on a 2-core machine, zero errors. The clients share
-the machine with the server: on a small machine they take some of its CPU.
+the machine with the server: on a small machine they take some of its CPU. `--client wrk` drives
+the load with wrk (Debian package `wrk`, written in C) instead of Python threads, so the load
+generator takes far less of the server's CPU; its Lua script rotates the same tables and counts
+every answer that is not 200 with "ok": true as an error.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ import argparse
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -182,6 +187,69 @@ class Load:
                 "mean": statistics.fmean(lat) if lat else float("nan")}
 
 
+# wrk's Lua side: rotate the request bodies (one file each), check every answer, sum per thread.
+WRK_SCRIPT = """
+local bodies, n = {}, 0
+bad = 0  -- a global: done() reads it from every thread with thread:get
+local dir = "%s"
+for i = 1, %d do
+  local f = assert(io.open(dir .. "/body" .. i .. ".json", "rb"))
+  bodies[i] = f:read("*a")
+  f:close()
+end
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  n = n + 1
+  return wrk.format(nil, "/api/ruling", nil, bodies[(n %% #bodies) + 1])
+end
+response = function(status, headers, body)
+  if status ~= 200 or not string.find(body, '"ok":%%s*true') then bad = bad + 1 end
+end
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+done = function(summary, latency, requests)
+  local total = 0
+  for _, t in ipairs(threads) do total = total + t:get("bad") end
+  for _, p in ipairs({50, 90, 99}) do
+    io.write(string.format("FLUXX p%%d %%.3f\\n", p, latency:percentile(p) / 1000))
+  end
+  io.write(string.format("FLUXX max %%.3f\\n", latency.max / 1000))
+  io.write(string.format("FLUXX mean %%.3f\\n", latency.mean / 1000))
+  io.write(string.format("FLUXX requests %%d\\n", summary.requests))
+  io.write(string.format("FLUXX bad %%d\\n", total))
+  local e = summary.errors
+  io.write(string.format("FLUXX socket %%d\\n", e.connect + e.read + e.write + e.timeout))
+end
+"""
+
+
+def run_wrk(port: int, clients: int, seconds: float) -> dict[str, Any]:
+    """One run of wrk with `clients` connections for `seconds`; the same fields as Load.run."""
+    with tempfile.TemporaryDirectory(prefix="fluxx-wrk-") as tmp:
+        tables = bodies()
+        for i, body in enumerate(tables, start=1):
+            Path(tmp, f"body{i}.json").write_bytes(body)
+        script = Path(tmp, "load.lua")
+        script.write_text(WRK_SCRIPT % (tmp, len(tables)), encoding="utf-8")
+        threads = max(1, min(2, clients))
+        out = subprocess.run(
+            ["wrk", "-t", str(threads), "-c", str(clients), "-d", f"{seconds:g}s",
+             "--timeout", "60s", "-s", str(script), f"http://127.0.0.1:{port}"],
+            capture_output=True, text=True, check=True).stdout
+    values = {k: float(v) for k, v in re.findall(r"^FLUXX (\w+) ([\d.]+)$", out, re.M)}
+    wall = float(re.search(r"requests in ([\d.]+)(m?s)", out).group(1))
+    if re.search(r"requests in [\d.]+ms", out):
+        wall /= 1000
+    errors = int(values["bad"] + values["socket"])
+    ok = int(values["requests"]) - int(values["bad"])
+    return {"clients": clients, "ok": ok, "errors": errors,
+            "error_kinds": {"bad answer": int(values["bad"]), "socket": int(values["socket"])},
+            "seconds": wall, "per_second": ok / wall if wall else 0.0,
+            "p50": values["p50"], "p90": values["p90"], "p99": values["p99"],
+            "max": values["max"], "mean": values["mean"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
@@ -190,12 +258,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-requests", type=int, default=20_000, help="per client count")
     ap.add_argument("--warmup", type=float, default=2.0, help="seconds of load before timing")
     ap.add_argument("--log", type=Path, default=Path("/tmp/fluxx-http-load-server.log"))
+    ap.add_argument("--client", choices=("python", "wrk"), default="python",
+                    help="load generator: Python threads (default) or wrk (apt install wrk)")
     args = ap.parse_args(argv)
+    if args.client == "wrk" and not shutil.which("wrk"):
+        raise SystemExit("--client wrk needs wrk on the PATH (Debian: apt-get install wrk)")
 
     port = free_port()
     print(machine())
     print(f"server: fluxx-adjudicator serve --workers {args.workers} on 127.0.0.1:{port} "
-          f"(gunicorn; log {args.log})")
+          f"(gunicorn; log {args.log}); load from {args.client}")
     proc = start_server(port, args.workers, args.log)
     try:
         Load(port, max(args.clients), args.warmup, 10**9).run()  # warm every worker up
@@ -203,7 +275,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}{'cpu ms':>8}{'cap/s':>7}")
         for clients in args.clients:
             cpu_before = server_cpu_seconds(proc.pid)
-            r = Load(port, clients, args.seconds, args.max_requests).run()
+            if args.client == "wrk":
+                r = run_wrk(port, clients, args.seconds)
+            else:
+                r = Load(port, clients, args.seconds, args.max_requests).run()
             cpu_ms = (server_cpu_seconds(proc.pid) - cpu_before) * 1000 / max(1, r["ok"])
             capacity = (os.cpu_count() or 1) * 1000 / cpu_ms if cpu_ms else float("nan")
             print(f"{r['clients']:>8}{r['ok']:>9}{r['errors']:>8}{r['per_second']:>9.1f}"

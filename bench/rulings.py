@@ -8,8 +8,10 @@ Run by hand (figures are printed, never asserted):
 For every table the script times, in the same run and on the same facts:
 - the service: `parse_state` + `ruling_for` + `json.dumps` (what POST /api/ruling does minus HTTP),
   with a breakdown (read, facts, engine, render);
-- bare clingo: a fresh `clingo.Control`, the hub file loaded from disk, the same facts added,
-  ground, solve (models enumerated, shown atoms read) -- what a plain clingo user would run;
+- bare clingo: a fresh `clingo.Control`, the hub files of the table's game (its edition's and
+  expansions' composition, as the service grounds: engine.hub_files) loaded from disk, the same
+  facts added, ground, solve (models enumerated, shown atoms read) -- what a plain clingo user
+  would run;
 - ground+solve only: the same, with the parsed program cached as the engine does (the floor of
   any design that builds a fresh solver per request).
 The overhead ratio is service / bare clingo. Targets (issue 7): 4 players < 5 ms median,
@@ -38,6 +40,7 @@ from adjudicator.facts import state_facts
 from adjudicator.reader import parse_state
 from adjudicator.ruling import ruling_for
 
+Game = tuple[str | None, tuple[str, ...]]  # (edition, expansions); no edition: the full hub
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 TABLE_RULES = ["draw_2", "play_2", "hand_limit_2", "keeper_limit_3"]
 
@@ -104,19 +107,27 @@ def _ground_and_solve(ctl: clingo.Control, facts: str) -> int:
     return shown
 
 
-def bare_clingo(facts: str) -> int:
-    """Plain clingo: load the hub from disk, add the facts, ground, solve."""
+def bare_clingo(facts: str, game: Game = (None, ())) -> int:
+    """Plain clingo: load the hub files of the game (the full hub without an edition) from disk,
+    add the facts, ground, solve."""
     ctl = clingo.Control(["--models=2"])
-    ctl.load(str(engine.hub_path()))
+    for path in engine.hub_files(*game):
+        ctl.load(str(path))
     return _ground_and_solve(ctl, facts)
 
 
-def ground_solve(facts: str) -> int:
+def ground_solve(facts: str, game: Game = (None, ())) -> int:
     """The floor of a fresh solver per request: the parsed program is cached (as engine.py does);
     only building the Control, grounding and solving are timed."""
     ctl = clingo.Control(["--models=2"])
-    engine.add_statements(ctl, engine.program())  # cached ASTs go through the engine's lock
+    # cached ASTs go through the engine's lock
+    engine.add_statements(ctl, engine.program(edition=game[0], expansions=game[1]))
     return _ground_and_solve(ctl, facts)
+
+
+def game_of(data: dict[str, Any]) -> Game:
+    state = parse_state(data)
+    return state.edition, tuple(state.expansions)
 
 
 def timed(fn: Callable[[], Any], runs: int, warmup: int = 3) -> list[float]:
@@ -158,13 +169,15 @@ def stages(data: dict[str, Any], runs: int) -> dict[str, float]:
     state = parse_state(data)
     game = catalog_for(state.edition, state.expansions)
     facts = state_facts(state, game)
-    solution = engine.solve(facts)
+    composition = {"edition": state.edition, "expansions": state.expansions}
+    solution = engine.solve(facts, **composition)
     read = statistics.median(timed(lambda: parse_state(data), runs))
     fact = statistics.median(timed(lambda: state_facts(state, game), runs))
-    eng = statistics.median(timed(lambda: engine.solve(facts), runs))
+    eng = statistics.median(timed(lambda: engine.solve(facts, **composition), runs))
     whole = statistics.median(timed(lambda: ruling_for(state, game), runs))
     return {"read": read, "facts": fact, "engine": eng, "render": max(0.0, whole - fact - eng),
-            "ground_ms": solution.stats.get("ground_ms", 0.0), "atoms": solution.stats["atoms"]}
+            "ground_ms": solution.stats.get("ground_ms", 0.0), "atoms": solution.stats["atoms"],
+            "statements": len(engine.program(**composition))}
 
 
 def machine() -> str:
@@ -187,9 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     print(machine())
     print(f"{args.runs} timed runs per table; milliseconds\n")
-    print("service: parse_state + ruling_for + json.dumps; bare: clingo loads the hub, grounds "
-          "and solves the same facts;\ngr+sol: the same with the parsed program cached; "
-          "wall = median and p95 wall clock, cpu = median CPU time, min = fastest run\n"
+    print("service: parse_state + ruling_for + json.dumps; bare: clingo loads the hub files of the "
+          "table's game (edition and\nexpansions), grounds and solves the same facts; gr+sol: the "
+          "same with the parsed program cached;\nwall = median and p95 wall clock, cpu = median "
+          "CPU time, min = fastest run\n"
           "(on a busy machine the fastest run is the closest to the cost on an idle one)\n")
     head = (f"{'table':<24}{'atoms':>6} | {'service':>7}{'p95':>7}{'cpu':>6}{'min':>6} | "
             f"{'bare':>7}{'p95':>7}{'cpu':>6}{'min':>6} | {'gr+sol':>6}{'min':>6} | "
@@ -202,10 +216,11 @@ def main(argv: list[str] | None = None) -> int:
     for label, data in tables():
         state = parse_state(data)
         facts = state_facts(state)
-        atoms = engine.solve(facts).stats["atoms"]
+        game = game_of(data)
+        atoms = engine.solve(facts, edition=game[0], expansions=game[1]).stats["atoms"]
         (svc, svc_cpu), (bare, bare_cpu), (floor, floor_cpu) = interleaved(
-            [lambda d=data: service(d), lambda f=facts: bare_clingo(f),
-             lambda f=facts: ground_solve(f)], args.runs)
+            [lambda d=data: service(d), lambda f=facts, g=game: bare_clingo(f, g),
+             lambda f=facts, g=game: ground_solve(f, g)], args.runs)
         med = statistics.median
         m_svc, m_bare = med(svc), med(bare)
         medians[label] = m_svc
@@ -221,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
             s = stages(data, max(10, args.runs // 4))
             print(f"{'':<24}stages: read {s['read']:.2f}, facts {s['facts']:.2f}, "
                   f"engine {s['engine']:.2f} (ground {s['ground_ms']:.2f} in the last run), "
-                  f"render {s['render']:.2f}")
+                  f"render {s['render']:.2f}; program {s['statements']} statements "
+                  f"({'+'.join(filter(None, (game[0], *game[1])))})")
     growth = medians["10 players"] / medians["2 players"]
     cpu_growth = cpu_medians["10 players"] / cpu_medians["2 players"]
     print()

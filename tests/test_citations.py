@@ -18,9 +18,10 @@ from adjudicator.resources import rules_dir
 from adjudicator.ruling import ruling_for, source_of
 
 SOURCE_STRING = re.compile(r'"((?:rulebook|faq|card):[^"]+)"')
-# finding(About, key, ...) and cites(key, ...) with a constant key; not_yet reasons key(...)
+# finding(About, key, ...), cites(key, ...) and cite(key, Source) with a constant key; not_yet
+# reasons key(...)
 FINDING_KEY = re.compile(r"\bfinding\(\s*\w+\s*,\s*([a-z]\w*)\s*,")
-CITES_KEY = re.compile(r"\bcites\(\s*([a-z]\w*)\s*,")
+CITES_KEY = re.compile(r"\bcites?\(\s*([a-z]\w*)\s*,")
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 

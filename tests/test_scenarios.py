@@ -55,7 +55,11 @@ def finding_matches(want: dict[str, Any], finding: dict[str, Any]) -> bool:
         return False
     if "key" in want and finding["key"] != want["key"]:
         return False
-    if "source" in want and want["source"] not in [s["id"] for s in finding["sources"]]:
+    cited = [s["id"] for s in finding["sources"]]
+    if "source" in want and want["source"] not in cited:
+        return False
+    # `sources`: exactly these, no more (a finding citing a source that does not apply is wrong)
+    if "sources" in want and sorted(want["sources"]) != sorted(cited):
         return False
     return not ("args" in want and not matches(want["args"], finding["args"]))
 
