@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
 
 from .catalog import Catalog, catalog_for
 from .extension_state import extension_facts
@@ -46,6 +47,13 @@ def catalog_facts(catalog: Catalog) -> list[str]:
         if card.text_en is None and card.text_zh is None:
             out.append(_fact("card_text_missing", t))  # the sources do not print its text
     return out
+
+
+@cache
+def _catalog_text(catalog: Catalog) -> str:
+    """catalog_facts as program text, once per catalog (catalog_for caches one per game, and a
+    catalog never changes): the same 200 to 400 facts were formatted again for every ruling."""
+    return "\n".join(catalog_facts(catalog))
 
 
 def _zone(name: str, seat: int, cards: Iterable[str]) -> list[str]:
@@ -99,7 +107,7 @@ def state_facts(state: TableState, catalog: Catalog | None = None) -> str:
     out += [
         _fact("pending", i, names[p.player], term(p.card)) for i, p in enumerate(state.pending)
     ]
-    out += catalog_facts(game)
+    out.append(_catalog_text(game))
     return "\n".join(out) + "\n"
 
 

@@ -36,6 +36,7 @@ from .reader import UNKNOWN_CARD
 from .resources import rules_dir
 from .ruling import _Atoms, _cites, _Context, _findings, ruling_for
 from .state import PendingPlay, Player, TableState, Turn
+from .terms import Term, read_atoms
 
 MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
@@ -119,8 +120,9 @@ def _game_of(state: TableState) -> tuple[str | None, tuple[str, ...]]:
 
 def _solve(facts: str, limit: int, sample: int | None = None,
            game: tuple[str | None, tuple[str, ...]] = FULL
-           ) -> tuple[list[list[clingo.Symbol]], bool]:
-    """Up to `limit` answer sets (projected on the shown atoms) and whether there were more.
+           ) -> tuple[list[list[Term]], bool]:
+    """Up to `limit` answer sets (projected on the shown atoms, read as Terms: terms.py) and
+    whether there were more.
     With `sample`, one answer set found by a randomized search seeded with it (the simulator's
     random decisions). `game` = (edition, expansions) chooses the programs (_statements)."""
     options = [f"--models={limit + 1}", "--project=show", "--warn=none"]
@@ -133,13 +135,14 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     engine.add_statements(ctl, _statements(game))
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
-    models: list[list[clingo.Symbol]] = []
-    engine.solve_within(ctl, started, lambda model: models.append(list(model.symbols(shown=True))))
+    models: list[list[Term]] = []
+    engine.solve_within(ctl, started,
+                        lambda model: models.append(read_atoms(model.symbols(shown=True))))
     more = len(models) > limit
     return models[:limit], more
 
 
-def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[clingo.Symbol]:
+def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[Term]:
     """The union of all answer sets' pick/2 and chance/2 atoms (the options of each decision)."""
     started = time.perf_counter()
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
@@ -154,7 +157,7 @@ def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[
         last[:] = model.symbols(shown=True)
 
     engine.solve_within(ctl, started, keep_last)
-    return [s for s in last if s.name in ("pick", "chance")]
+    return [t for t in read_atoms(last) if t.name in ("pick", "chance")]
 
 
 @cache
@@ -269,7 +272,7 @@ def build_facts(state: TableState, action: dict[str, Any], choices: dict[str, An
 
 
 # ---- answer set -> state ------------------------------------------------------------------------
-def _card_of(sym: clingo.Symbol) -> str:
+def _card_of(sym: Term) -> str:
     return sym.string if sym.type == clingo.SymbolType.String else sym.name
 
 
@@ -350,7 +353,7 @@ def _next_frames(state: TableState, atoms: _Atoms) -> list[dict[str, Any]]:
     return frames
 
 
-def _pick_value(ctx: _Context, sym: clingo.Symbol) -> Any:
+def _pick_value(ctx: _Context, sym: Term) -> Any:
     if sym.type == clingo.SymbolType.Number:
         return ctx.player(sym)
     if sym.type == clingo.SymbolType.Function and sym.name == "" and len(sym.arguments) == 2:
@@ -366,7 +369,7 @@ def _picks(ctx: _Context, atoms: _Atoms) -> dict[str, list[Any]]:
     return {k: sorted(v, key=str) for k, v in out.items()}
 
 
-def _open_choices(ctx: _Context, symbols: list[clingo.Symbol]) -> list[dict[str, Any]]:
+def _open_choices(ctx: _Context, symbols: list[Term]) -> list[dict[str, Any]]:
     options: dict[tuple[str, str], list[Any]] = defaultdict(list)
     for s in symbols:
         key, value = s.arguments

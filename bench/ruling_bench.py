@@ -6,8 +6,9 @@ rules of clingo's statistics). Prints figures only; it asserts nothing.
 
     python bench/ruling_bench.py [--runs 200] [--per-file]
 
-`--per-file` also prints what each file of the hub adds to grounding the 4-player table (files
-added one by one in hub order, best of 9 runs each): where to look when rulings get slow.
+`--per-file` also prints what each concern file of the table's program (the core hub and the
+Fluxx hub, docs/ENGINE.md "Programs") adds to grounding the 4-player table (files added one by
+one in include order, best of 9 runs each): where to look when rulings get slow.
 """
 
 from __future__ import annotations
@@ -61,9 +62,16 @@ def ground_ms(files: list[str], facts: str, runs: int = 9) -> float:
     return best * 1000
 
 
+def concern_files(edition: str = "fluxx") -> list[str]:
+    """The concern files of the program of `edition`, in include order."""
+    files: list[str] = []
+    for hub in engine.hub_files(edition):
+        files += re.findall(r'^#include "([^"]+)"', hub.read_text(encoding="utf-8"), re.M)
+    return files
+
+
 def per_file() -> None:
-    hub = engine.hub_path().read_text(encoding="utf-8")
-    files = re.findall(r'^#include "([^"]+)"', hub, re.M)
+    files = concern_files()
     facts = state_facts(parse_state(table(4)))
     print(f"\n{'file (4 players)':<28} {'ground cpu ms':>14} {'added':>8}")
     before = ground_ms([], facts)
@@ -90,7 +98,7 @@ def main() -> None:
             t0, c0 = time.perf_counter(), time.process_time()
             ruling = ruling_for(state)
             t1, c1 = time.perf_counter(), time.process_time()
-            engine.solve(facts)
+            engine.solve(facts, edition=state.edition, expansions=state.expansions)
             t2 = time.perf_counter()
             wall.append((t1 - t0) * 1000)
             cpu.append((c1 - c0) * 1000)
