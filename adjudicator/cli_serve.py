@@ -11,6 +11,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+# Threads per gunicorn worker. Rulings that arrive together are grounded together
+# (adjudicator/batch.py), and clingo releases the GIL while it grounds, so a worker that takes
+# many requests at once grounds larger batches: on 2 cores, 2 workers of 32 threads gave the
+# most rulings per second (bench/README.md).
+THREADS_PER_WORKER = 32
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the web UI and the JSON API")
@@ -21,6 +27,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=1,
         help="worker processes; more than 1 runs under gunicorn (default: 1, Flask's server)",
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=THREADS_PER_WORKER,
+        help="threads per gunicorn worker (default: %(default)s): rulings that arrive together "
+             "are grounded together, so more threads mean larger batches under load",
     )
     p.add_argument("--store", default=None, help="path of the SQLite knowledge store")
     p.set_defaults(func=run)
@@ -41,18 +54,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"Fluxx Adjudicator on http://{args.host}:{args.port}/ (store: {store})", flush=True)
         app.run(host=args.host, port=args.port, threaded=True)
         return 0
-    _run_gunicorn(app, args.host, args.port, args.workers)
+    _run_gunicorn(app, args.host, args.port, args.workers, max(1, args.threads))
     return 0
 
 
-def _run_gunicorn(app: Any, host: str, port: int, workers: int) -> None:
+def _run_gunicorn(app: Any, host: str, port: int, workers: int, threads: int) -> None:
     from gunicorn.app.base import BaseApplication
 
     class _Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"{host}:{port}")
             self.cfg.set("workers", workers)
-            self.cfg.set("threads", 2)  # clingo releases the GIL while solving
+            self.cfg.set("threads", threads)
             self.cfg.set("timeout", 30)
             self.cfg.set("accesslog", None)
             # no shared control socket under ~/.gunicorn: two servers on one machine must not
@@ -62,5 +75,6 @@ def _run_gunicorn(app: Any, host: str, port: int, workers: int) -> None:
         def load(self) -> Any:
             return app
 
-    print(f"Fluxx Adjudicator on http://{host}:{port}/ with {workers} gunicorn workers", flush=True)
+    print(f"Fluxx Adjudicator on http://{host}:{port}/ with {workers} gunicorn workers of "
+          f"{threads} threads", flush=True)
     _Server().run()

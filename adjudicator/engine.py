@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import clingo
 import clingo.ast
@@ -156,7 +157,9 @@ class Solution:
     """What one run of the engine produced."""
 
     models: int  # 0, 1 or 2 (2 means "more than one")
-    symbols: list[clingo.Symbol]  # the shown atoms of the first answer set
+    # the shown atoms of the first answer set: clingo's symbols, or terms.Term when the table
+    # was ruled in a batch (batch.py)
+    symbols: list[Any]
     warnings: list[str] = field(default_factory=list)
     stats: dict[str, float] = field(default_factory=dict)
 
@@ -231,6 +234,12 @@ def play_program(edition: str | None = None,
     """The parsed play program alone (the play hubs of the composition; the rules program is
     `program`'s)."""
     return parsed(hub_files(edition, expansions, play=True))
+
+
+def ast_lock() -> threading.Lock:
+    """The lock under which shared parsed statements are read (adjudicator/batch.py renames
+    them apart per table): see _AST_LOCK."""
+    return _AST_LOCK
 
 
 def add_statements(ctl: clingo.Control, statements: Sequence[clingo.ast.AST]) -> None:

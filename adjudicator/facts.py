@@ -63,6 +63,17 @@ def _zone(name: str, seat: int, cards: Iterable[str]) -> list[str]:
 def state_facts(state: TableState, catalog: Catalog | None = None) -> str:
     """The facts of a table state, as program text (one fact per line)."""
     game = catalog or catalog_for(state.edition, state.expansions)
+    return table_facts(state, game) + catalog_text(game)
+
+
+def catalog_text(catalog: Catalog) -> str:
+    """The catalog part of the facts (card/1, card_type/2...): the same for every table of a
+    game, so a batch of tables (batch.py) adds it once."""
+    return _catalog_text(catalog) + "\n"
+
+
+def table_facts(state: TableState, game: Catalog) -> str:
+    """The facts of a table state without the catalog's."""
     out: list[str] = [_fact("edition", state.edition)]
     out += [_fact("expansion", e) for e in state.expansions]
     n = len(state.players)
@@ -107,7 +118,6 @@ def state_facts(state: TableState, catalog: Catalog | None = None) -> str:
     out += [
         _fact("pending", i, names[p.player], term(p.card)) for i, p in enumerate(state.pending)
     ]
-    out.append(_catalog_text(game))
     return "\n".join(out) + "\n"
 
 

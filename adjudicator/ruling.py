@@ -15,9 +15,9 @@ from typing import Any
 
 import clingo
 
-from . import engine
+from . import batch
 from .catalog import Catalog, catalog_for
-from .facts import state_facts
+from .facts import catalog_text, table_facts
 from .messages import LANGS, finding_text, terms
 from .state import TableState
 from .terms import Term, read_atoms
@@ -207,8 +207,9 @@ def _about_rank(about: str) -> tuple[int, str]:
 def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, Any]:
     """The ruling for a validated table state."""
     game = catalog or catalog_for(state.edition, state.expansions)
-    solution = engine.solve(state_facts(state, game), edition=state.edition,
-                            expansions=state.expansions)
+    # concurrent rulings of one game are grounded together (batch.py)
+    solution = batch.solve(table_facts(state, game), state.edition, state.expansions,
+                           catalog_text(game))
     ctx = _Context(state, game)
     stats: dict[str, Any] = dict(solution.stats, models=solution.models)
     if solution.warnings:

@@ -121,6 +121,6 @@ def parse(text: str) -> Term:
     return top
 
 
-def read_atoms(symbols: Iterable[Symbol]) -> list[Term]:
-    """An answer set's atoms as Terms (one call into clingo per atom)."""
-    return [parse(str(s)) for s in symbols]
+def read_atoms(symbols: Iterable[Symbol | Term]) -> list[Term]:
+    """An answer set's atoms as Terms (one call into clingo per atom; Terms pass as they are)."""
+    return [s if isinstance(s, Term) else parse(str(s)) for s in symbols]

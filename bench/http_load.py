@@ -49,18 +49,19 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_command(port: int, workers: int) -> list[str]:
+def serve_command(port: int, workers: int, threads: int | None = None) -> list[str]:
     exe = shutil.which("fluxx-adjudicator")
     base = [exe] if exe else [sys.executable, "-c",
                               "import sys; from adjudicator.cli import main; sys.exit(main())"]
     return base + ["serve", "--host", "127.0.0.1", "--port", str(port),
-                   "--workers", str(workers)]
+                   "--workers", str(workers)] + (["--threads", str(threads)] if threads else [])
 
 
-def start_server(port: int, workers: int, log: Path) -> subprocess.Popen:
+def start_server(port: int, workers: int, log: Path,
+                 threads: int | None = None) -> subprocess.Popen:
     out = log.open("w", encoding="utf-8")
-    proc = subprocess.Popen(serve_command(port, workers), stdout=out, stderr=subprocess.STDOUT,
-                            start_new_session=True)
+    proc = subprocess.Popen(serve_command(port, workers, threads), stdout=out,
+                            stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + 120  # the first start may build the knowledge store
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -258,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-requests", type=int, default=20_000, help="per client count")
     ap.add_argument("--warmup", type=float, default=2.0, help="seconds of load before timing")
     ap.add_argument("--log", type=Path, default=Path("/tmp/fluxx-http-load-server.log"))
+    ap.add_argument("--threads", type=int, default=None,
+                    help="threads per gunicorn worker (default: the server's own default)")
     ap.add_argument("--client", choices=("python", "wrk"), default="python",
                     help="load generator: Python threads (default) or wrk (apt install wrk)")
     args = ap.parse_args(argv)
@@ -266,9 +269,10 @@ def main(argv: list[str] | None = None) -> int:
 
     port = free_port()
     print(machine())
-    print(f"server: fluxx-adjudicator serve --workers {args.workers} on 127.0.0.1:{port} "
+    threads = f" --threads {args.threads}" if args.threads else ""
+    print(f"server: fluxx-adjudicator serve --workers {args.workers}{threads} on 127.0.0.1:{port} "
           f"(gunicorn; log {args.log}); load from {args.client}")
-    proc = start_server(port, args.workers, args.log)
+    proc = start_server(port, args.workers, args.log, args.threads)
     try:
         Load(port, max(args.clients), args.warmup, 10**9).run()  # warm every worker up
         print(f"{'clients':>8}{'rulings':>9}{'errors':>8}{'per s':>9}"

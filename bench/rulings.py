@@ -16,6 +16,8 @@ For every table the script times, in the same run and on the same facts:
   any design that builds a fresh solver per request).
 The overhead ratio is service / bare clingo. Targets (issue 7): 4 players < 5 ms median,
 overhead < 1.5x, cost from 2 to 10 players <= 3x.
+Then, batched (adjudicator/batch.py): the engine's cost per table when 1 to 16 tables of one
+game are grounded together, and a whole ruling's CPU time when 16 threads ask at once.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import platform
 import random
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,9 +37,9 @@ from typing import Any
 import clingo
 import clingo.ast
 
-from adjudicator import engine
+from adjudicator import batch, engine
 from adjudicator.catalog import catalog_for
-from adjudicator.facts import state_facts
+from adjudicator.facts import catalog_text, state_facts, table_facts
 from adjudicator.reader import parse_state
 from adjudicator.ruling import ruling_for
 
@@ -192,6 +195,52 @@ def machine() -> str:
             f"clingo {clingo.__version__}, load average {os.getloadavg()[0]:.2f}")
 
 
+def batched(runs: int) -> None:
+    """Tables of one game ruled in one grounding (adjudicator/batch.py): the engine's cost per
+    table for batches of 1 to 16 four-player tables, and a whole ruling's CPU per table when 16
+    threads ask for rulings at once (as a threaded server's requests do)."""
+    states = [parse_state(seated_table(4, seed)) for seed in range(16)]
+    game = catalog_for("fluxx")
+    facts = [table_facts(s, game) for s in states]
+    common = catalog_text(game)
+    print("\nbatched (adjudicator/batch.py): 4-player tables of one game in one grounding")
+    print(f"{'tables':>8}{'batch ms':>10}{'per table':>11}")
+    for k in (1, 2, 4, 8, 16):
+        def run(k: int = k) -> None:
+            if k == 1:
+                engine.solve(facts[0] + common, edition="fluxx")
+            else:
+                assert batch.solve_batch(facts[:k], "fluxx", (), common) is not None
+        samples = [t for t, _ in (timed_once(run) for _ in range(runs))]
+        m = statistics.median(samples)
+        print(f"{k:>8}{m:>10.2f}{m / k:>11.2f}")
+    done = [0]
+    lock = threading.Lock()
+    stop = time.perf_counter() + 5.0
+
+    def caller(i: int) -> None:
+        while time.perf_counter() < stop:
+            service(seated_table(4, i))
+            with lock:
+                done[0] += 1
+
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    threads = [threading.Thread(target=caller, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    print(f"16 threads asking at once: {done[0] / wall:.0f} rulings per second in one process, "
+          f"{cpu * 1000 / done[0]:.2f} ms CPU per ruling (service: read, facts, engine, render)")
+
+
+def timed_once(fn: Callable[[], Any]) -> tuple[float, float]:
+    w0, c0 = time.perf_counter(), time.process_time()
+    fn()
+    return (time.perf_counter() - w0) * 1000, (time.process_time() - c0) * 1000
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", "--runs", type=int, default=100, help="timed runs per table and mode")
@@ -238,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"engine {s['engine']:.2f} (ground {s['ground_ms']:.2f} in the last run), "
                   f"render {s['render']:.2f}; program {s['statements']} statements "
                   f"({'+'.join(filter(None, (game[0], *game[1])))})")
+    batched(max(5, args.runs // 4))
     growth = medians["10 players"] / medians["2 players"]
     cpu_growth = cpu_medians["10 players"] / cpu_medians["2 players"]
     print()

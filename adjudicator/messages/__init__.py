@@ -47,9 +47,36 @@ class _Formatter(string.Formatter):
         return self.render(value, format_spec, self.lang)
 
 
+Part = tuple[str, int | None, str]  # literal text, then the index of an argument and its spec
+
+
+@cache
+def _compiled(template: str) -> tuple[Part, ...] | None:
+    """A template as literal parts and argument slots, parsed once (string.Formatter parses it
+    again on every call, which was the largest part of rendering a ruling); None when a field is
+    more than a plain `{N}` or `{N:spec}`, which the Formatter then handles."""
+    parts: list[Part] = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        if field is None:
+            parts.append((literal, None, ""))
+        elif field.isdigit() and conversion is None and "{" not in (spec or ""):
+            parts.append((literal, int(field), spec or ""))
+        else:
+            return None
+    return tuple(parts)
+
+
 def finding_text(key: str, args: Sequence[Any], lang: str, render: Render) -> str:
     """The message `key` in `lang` with `args` filled in; the key itself when it has no text."""
     entry = messages().get(key)
     if entry is None:
         return key + (" " + ", ".join(render(a, "", lang) for a in args) if args else "")
-    return _Formatter(render, lang).format(entry[lang], *args)
+    parts = _compiled(entry[lang])
+    if parts is None:
+        return _Formatter(render, lang).format(entry[lang], *args)
+    out: list[str] = []
+    for literal, index, spec in parts:
+        out.append(literal)
+        if index is not None:
+            out.append(render(args[index], spec, lang))
+    return "".join(out)

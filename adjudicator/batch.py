@@ -1,0 +1,371 @@
+"""Several tables in one grounding: concurrent rulings of one game share clingo's fixed cost.
+
+Grounding costs about the same per rule whatever the facts (docs/ENGINE.md, "Programs"), so a
+ruling pays mostly for handing the rules to clingo and grounding them once. When several
+requests of one game arrive together (a threaded server under load), their tables are ruled in
+one program: every predicate that depends on the table gets the table's number as a new first
+argument (`tagged_program`), each table's facts are tagged the same way, and the one answer set
+is split back into one per table. The tables cannot see each other (no rule joins two table
+numbers), so each table's atoms are exactly those of its own program; the tests check this on
+every scenario state. Measured on a 4-player table: about 12 ms alone, about 2.4 ms per table in
+a batch of 8 (bench/README.md).
+
+`solve(facts, edition, expansions)` is what `ruling.ruling_for` calls: alone (the command line,
+a quiet server) it is `engine.solve`; while another call is grounding, later calls queue, and the
+next free caller grounds everything queued at once (at most `MAX_BATCH` tables). A batch whose
+program has other than one answer set, or any grounder message, or that hits the time limit, is
+ruled again table by table, so one bad table never decides another's ruling.
+
+Nothing here decides a rule: the rules are rules_asp's, only renamed apart per table.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import clingo
+import clingo.ast as A
+
+from . import engine
+from .terms import Term, parse
+
+MAX_BATCH = 16
+TABLE = "table"  # table(T): the table numbers of a batch
+_VAR = "Table__"  # the variable that carries the table number through a rule
+# Input predicates that are the same for every table of one game (the catalog facts), so a batch
+# of one game shares them; every other predicate without a rule is per table.
+SHARED_INPUTS = frozenset({("edition", 1), ("expansion", 1), ("card", 1), ("card_type", 2),
+                           ("card_text_missing", 1)})
+_LINE = re.compile(r"([a-z_][A-Za-z0-9_']*)([(.])")
+_T = A.ASTType
+# statements that carry no atoms to rename (anything else is refused: see tag_program)
+_AS_IS = {_T.Program, _T.Definition, _T.Comment}
+
+
+# ---- the program: rename apart per table --------------------------------------------------------
+def _atoms(node: Any, out: list[A.AST]) -> None:
+    if isinstance(node, A.AST):
+        if node.ast_type == _T.SymbolicAtom:
+            out.append(node)
+            return
+        for key in node.child_keys:
+            _atoms(getattr(node, key), out)
+    elif isinstance(node, Sequence) and not isinstance(node, str):
+        for item in node:
+            _atoms(item, out)
+
+
+def _signature(atom: A.AST) -> tuple[str, int] | None:
+    symbol = atom.symbol
+    if symbol.ast_type == _T.Function:
+        return (symbol.name, len(symbol.arguments))
+    return None
+
+
+def _signatures(node: Any) -> set[tuple[str, int]]:
+    found: list[A.AST] = []
+    _atoms(node, found)
+    return {s for s in map(_signature, found) if s is not None}
+
+
+def per_table_predicates(statements: Iterable[A.AST]) -> frozenset[tuple[str, int]]:
+    """The predicates whose atoms depend on the table: the inputs that no rule defines (apart
+    from SHARED_INPUTS), and every predicate a rule derives from one of them."""
+    rules = [(_signatures(s.head), _signatures(s.body)) for s in statements
+             if s.ast_type == _T.Rule]
+    defined = set().union(*(heads for heads, _ in rules))
+    used = set().union(*(body for _, body in rules))
+    per_table = (used - defined) - SHARED_INPUTS
+    changed = True
+    while changed:
+        changed = False
+        for heads, body in rules:
+            if body & per_table and not heads <= per_table:
+                per_table |= heads
+                changed = True
+    return frozenset(per_table)
+
+
+class _Rename(A.Transformer):
+    """Adds the table variable as the first argument of every per-table atom."""
+
+    def __init__(self, per_table: frozenset[tuple[str, int]]) -> None:
+        self.per_table = per_table
+
+    def visit_SymbolicAtom(self, atom: A.AST) -> A.AST:
+        symbol = atom.symbol
+        if symbol.ast_type == _T.Function and \
+                (symbol.name, len(symbol.arguments)) in self.per_table:
+            table = A.Variable(symbol.location, _VAR)
+            return atom.update(symbol=symbol.update(arguments=[table, *symbol.arguments]))
+        return atom
+
+
+def tag_program(statements: Sequence[A.AST],
+                per_table: frozenset[tuple[str, int]]) -> list[A.AST]:
+    """The program for a batch: each rule that derives a per-table atom gets the table variable
+    in every per-table atom and `table(T)` in its body (so the variable is bound even in a rule
+    whose other literals are negative or aggregates); #show and #defined follow the arity."""
+    rename = _Rename(per_table)
+    out: list[A.AST] = []
+    for s in statements:
+        if s.ast_type == _T.Rule:
+            if not _signatures(s.head) & per_table:
+                out.append(s)  # shared: card data and what follows from it alone
+                continue
+            loc = s.location
+            table = A.Literal(loc, A.Sign.NoSign, A.SymbolicAtom(
+                A.Function(loc, TABLE, [A.Variable(loc, _VAR)], 0)))
+            renamed = rename(s)
+            out.append(renamed.update(body=[*renamed.body, table]))
+        elif s.ast_type in (_T.ShowSignature, _T.Defined):
+            out.append(s.update(arity=s.arity + 1) if (s.name, s.arity) in per_table else s)
+        elif s.ast_type in _AS_IS:
+            out.append(s)
+        else:  # a statement kind the renaming does not know: refuse rather than guess
+            raise ValueError(f"cannot rename apart per table: {s}")
+    return out
+
+
+@dataclass
+class Program:
+    statements: tuple[A.AST, ...]
+    per_table: frozenset[tuple[str, int]]
+    per_table_names: frozenset[str]  # names that no shared predicate bears
+
+
+_PROGRAMS: dict[tuple[str, tuple[str, ...]], Program] = {}
+_PROGRAMS_LOCK = threading.Lock()
+
+
+def tagged_program(edition: str, expansions: Iterable[str] = ()) -> Program:
+    """The renamed-apart program of a game, built once per process."""
+    key = (edition, tuple(sorted(set(expansions))))
+    with _PROGRAMS_LOCK:
+        if key not in _PROGRAMS:
+            statements = engine.program(edition=edition, expansions=key[1])
+            with engine.ast_lock():  # reading shared ASTs: the engine's rule
+                per_table = per_table_predicates(statements)
+                renamed = tuple(tag_program(statements, per_table))
+                shared = set().union(*(_signatures(s) for s in statements)) - per_table
+            names = frozenset({n for n, _ in per_table} - {n for n, _ in shared})
+            _PROGRAMS[key] = Program(renamed, per_table, names)
+        return _PROGRAMS[key]
+
+
+# ---- facts and answer sets ----------------------------------------------------------------------
+def tag_facts(facts: str, table: int, shared: dict[str, None]) -> list[str]:
+    """The per-table facts of one table (facts.py's text, one fact per line) with the table
+    number as first argument; the shared ones (the catalog) are collected in `shared`."""
+    out: list[str] = []
+    for line in facts.splitlines():
+        m = _LINE.match(line)
+        if m is None:
+            if line.strip():  # not a fact (facts.py writes nothing else): rule it alone
+                raise ValueError(f"not a fact: {line!r}")
+            continue
+        name = m.group(1)
+        if (name, _arity(line, m)) in SHARED_INPUTS:
+            shared[line] = None
+        elif m.group(2) == "(":
+            out.append(f"{name}({table},{line[m.end():]}")
+        else:
+            out.append(f"{name}({table}).")
+    return out
+
+
+def _arity(line: str, m: re.Match[str]) -> int:
+    """The arity of a shared-input fact (names of SHARED_INPUTS never recur with another
+    arity, so counting the top-level commas of these short facts is enough)."""
+    if m.group(2) == ".":
+        return 0
+    depth, commas, quoted = 0, 0, False
+    for ch in line[m.end():]:
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            commas += 1
+    return commas + 1
+
+
+_TAGGED_ATOM = re.compile(r"(-?[a-z_][A-Za-z0-9_']*)\((\d+)(,|\))")
+
+
+def split(atoms: Sequence[clingo.Symbol], tables: int, per_table: frozenset[tuple[str, int]],
+          per_table_names: frozenset[str] = frozenset()) -> list[list[Term]]:
+    """One answer set of a batch as the answer set of each table. A per-table atom is
+    `name(T,args...)`: the table number is cut from its text, and the rest is read as the
+    table's own atom (terms.parse caches by text, so the atoms that recur from one ruling to the
+    next are read once; `per_table_names`: names that only per-table predicates bear, whose
+    atoms can be cut without reading them first). An atom of another predicate belongs to
+    every table."""
+    out: list[list[Term]] = [[] for _ in range(tables)]
+    for symbol in atoms:
+        text = str(symbol)
+        m = _TAGGED_ATOM.match(text)
+        name = m.group(1).lstrip("-") if m is not None else ""
+        if m is not None and name in per_table_names:
+            rest = text[m.end():]
+            out[int(m.group(2))].append(
+                parse(f"{m.group(1)}({rest}" if m.group(3) == "," else m.group(1)))
+            continue
+        term = parse(text)
+        if term.arguments and (term.name, len(term.arguments) - 1) in per_table:
+            own = Term(clingo.SymbolType.Function, None, term.name, term.arguments[1:],
+                       term.negative)
+            out[term.arguments[0].number].append(own)
+        else:
+            for answer in out:
+                answer.append(term)
+    return out
+
+
+def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = (),
+                common: str = "") -> list[engine.Solution] | None:
+    """The solutions of several tables of one game from one grounding, or None when the batch
+    cannot stand for its tables (not exactly one answer set, or a grounder message): the
+    caller then rules them one by one. `common`: facts of every table alike (the catalog's,
+    facts.catalog_text), added once. Raises engine.TimeLimitError like engine.solve."""
+    program = tagged_program(edition, expansions)
+    shared: dict[str, None] = {common: None} if common else {}
+    lines: list[str] = []
+    try:
+        for table, text in enumerate(facts):
+            lines += tag_facts(text, table, shared)
+            lines.append(f"{TABLE}({table}).")
+    except ValueError:
+        return None
+    warnings: list[str] = []
+    started = time.perf_counter()
+    ctl = clingo.Control(["--models=2", "--warn=all"],
+                         logger=lambda code, msg: warnings.append(msg), message_limit=100)
+    engine.add_statements(ctl, program.statements)
+    ctl.add("base", [], "\n".join([*shared, *lines]))
+    ctl.ground([("base", [])])
+    grounded = time.perf_counter()
+    found: list[list[clingo.Symbol]] = []
+
+    def on_model(model: clingo.Model) -> None:
+        found.append(list(model.symbols(shown=True)) if not found else [])
+
+    engine.solve_within(ctl, started, on_model)
+    if len(found) != 1 or warnings:
+        return None
+    done = time.perf_counter()
+    stats = {"ground_ms": round((grounded - started) * 1000, 3),
+             "solve_ms": round((done - grounded) * 1000, 3), "batch": len(facts)}
+    return [engine.Solution(models=1, symbols=answer, stats=dict(stats))
+            for answer in split(found[0], len(facts), program.per_table,
+                                program.per_table_names)]
+
+
+# ---- combining concurrent calls -----------------------------------------------------------------
+@dataclass
+class _Job:
+    facts: str
+    game: tuple[str, tuple[str, ...]]
+    common: str = ""
+    done: bool = False
+    solution: engine.Solution | None = None
+    error: BaseException | None = None
+    waited: list[float] = field(default_factory=list)
+
+    def result(self) -> engine.Solution:
+        if self.error is not None:
+            raise self.error
+        assert self.solution is not None
+        return self.solution
+
+
+def _alone(job: _Job) -> None:
+    try:
+        job.solution = engine.solve(job.facts + job.common, edition=job.game[0],
+                                    expansions=job.game[1])
+    except BaseException as exc:  # handed to the caller's thread, which raises it
+        job.error = exc
+
+
+def _run(jobs: list[_Job]) -> None:
+    """Rules every job (never raises: each job gets its solution or its error)."""
+    groups: dict[tuple[tuple[str, tuple[str, ...]], str], list[_Job]] = {}
+    for job in jobs:
+        groups.setdefault((job.game, job.common), []).append(job)
+    for (game, common), group in groups.items():
+        solutions = None
+        if len(group) > 1:
+            try:
+                solutions = solve_batch([j.facts for j in group], game[0], game[1], common)
+            except engine.TimeLimitError:
+                solutions = None  # one table may be the slow one: each gets its own limit
+            except Exception as exc:  # an engine failure: each caller hears of it
+                for job in group:
+                    job.error = exc
+                continue
+        if solutions is None:
+            for job in group:
+                _alone(job)
+        else:
+            for job, solution in zip(group, solutions, strict=True):
+                job.solution = solution
+    for job in jobs:
+        job.done = True
+
+
+class _Combiner:
+    """Callers queue their table; a caller that finds no grounding under way rules everything
+    queued (up to MAX_BATCH) and wakes the others. Alone, a call is engine.solve at once."""
+
+    def __init__(self) -> None:
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._cv = threading.Condition()
+        self._queue: list[_Job] = []
+        self._busy = False
+
+    def solve(self, facts: str, edition: str, expansions: Iterable[str],
+              common: str = "") -> engine.Solution:
+        job = _Job(facts, (edition, tuple(sorted(set(expansions)))), common)
+        with self._cv:
+            self._queue.append(job)
+        while True:
+            with self._cv:
+                while self._busy and not job.done:
+                    self._cv.wait()
+                if job.done:
+                    return job.result()
+                self._busy = True
+                batch = self._queue[:MAX_BATCH]
+                del self._queue[:MAX_BATCH]
+            try:
+                _run(batch)
+            finally:
+                with self._cv:
+                    self._busy = False
+                    self._cv.notify_all()
+
+
+_COMBINER = _Combiner()
+
+
+def solve(facts: str, edition: str, expansions: Iterable[str] = (),
+          common: str = "") -> engine.Solution:
+    """engine.solve for the facts of one table of `edition` with `expansions` (plus `common`,
+    the facts that every table of the game shares: facts.catalog_text), ruled together with the
+    tables that other threads ask for at the same time."""
+    return _COMBINER.solve(facts, edition, expansions, common)

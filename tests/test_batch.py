@@ -1,0 +1,128 @@
+"""Tables ruled together in one grounding (adjudicator/batch.py) get exactly the answer set each
+gets alone; concurrent callers are combined; a batch that cannot stand for its tables is ruled
+table by table."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+
+import clingo.ast
+import pytest
+
+from adjudicator import batch, engine
+from adjudicator.errors import InputError
+from adjudicator.facts import state_facts
+from adjudicator.reader import parse_state
+from adjudicator.ruling import ruling_for
+from tests.test_scenarios import CASES
+
+
+def scenario_tables() -> dict[tuple[str, tuple[str, ...]], list[str]]:
+    """The facts of every scenario table that reads, by game."""
+    games: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for _, case in CASES:
+        try:
+            state = parse_state(case["state"])
+        except (InputError, KeyError):
+            continue
+        games[(state.edition, tuple(sorted(state.expansions)))].append(state_facts(state))
+    return games
+
+
+GAMES = scenario_tables()
+
+
+def alone(facts: str, game: tuple[str, tuple[str, ...]]) -> set[str]:
+    solution = engine.solve(facts, edition=game[0], expansions=game[1])
+    assert solution.models == 1
+    return {str(s) for s in solution.symbols}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
+def test_every_scenario_table_rules_alike_in_a_batch(game: tuple[str, tuple[str, ...]]) -> None:
+    tables = GAMES[game]
+    assert tables
+    for start in range(0, len(tables), 8):
+        chunk = tables[start:start + 8]
+        solutions = batch.solve_batch(chunk, game[0], game[1])
+        assert solutions is not None, "a batch of scenario tables should stand"
+        for facts, solution in zip(chunk, solutions, strict=True):
+            assert solution.models == 1 and solution.stats["batch"] == len(chunk)
+            assert {str(s) for s in solution.symbols} == alone(facts, game)
+
+
+def test_the_renaming_knows_every_statement_of_every_program() -> None:
+    for edition, expansions in GAMES:
+        program = batch.tagged_program(edition, expansions)
+        assert ("finding", 3) in program.per_table and ("card_type", 2) not in program.per_table
+
+
+def test_an_unknown_statement_kind_is_refused() -> None:
+    statements: list[clingo.ast.AST] = []
+    clingo.ast.parse_string("#external seat(1).", statements.append)
+    with pytest.raises(ValueError, match="cannot rename apart"):
+        batch.tag_program(statements, frozenset({("seat", 1)}))
+
+
+def test_a_table_that_cannot_batch_is_ruled_alone() -> None:
+    game = ("fluxx", ())
+    good = GAMES[game][0]
+    # a count that is not a number: clingo warns ("operation undefined"), so no batch stands
+    bad = good.replace("hand_size(0,", 'hand_size(0,"x"). hand_size_unused(0,', 1)
+    assert batch.solve_batch([good, bad], *game) is None
+    jobs = [batch._Job(good, game), batch._Job(bad, game)]
+    batch._run(jobs)
+    assert all(job.done for job in jobs)
+    assert {str(s) for s in jobs[0].result().symbols} == alone(good, game)
+    assert "batch" not in jobs[0].result().stats  # ruled alone
+    assert jobs[1].result().warnings  # the bad table's own ruling keeps its warnings
+
+
+def test_a_batch_over_the_time_limit_is_ruled_table_by_table(monkeypatch) -> None:
+    game = ("fluxx", ())
+    tables = GAMES[game][:3]
+
+    def too_slow(*args, **kwargs):
+        raise engine.TimeLimitError(0.001)
+
+    monkeypatch.setattr(batch, "solve_batch", too_slow)
+    jobs = [batch._Job(facts, game) for facts in tables]
+    batch._run(jobs)
+    for facts, job in zip(tables, jobs, strict=True):
+        assert {str(s) for s in job.result().symbols} == alone(facts, game)
+
+
+def test_concurrent_callers_are_ruled_in_one_batch() -> None:
+    game = ("fluxx", ())
+    tables = GAMES[game][:6]
+    combiner = batch._Combiner()
+    results: dict[int, engine.Solution] = {}
+    # hold the combiner as if a grounding were under way, so every caller queues
+    with combiner._cv:
+        combiner._busy = True
+    threads = [threading.Thread(target=lambda k=k: results.__setitem__(
+        k, combiner.solve(tables[k], *game))) for k in range(len(tables))]
+    for t in threads:
+        t.start()
+    while True:
+        with combiner._cv:
+            if len(combiner._queue) == len(tables):
+                combiner._busy = False
+                combiner._cv.notify_all()
+                break
+        time.sleep(0.001)
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(results) == list(range(len(tables)))
+    for k, facts in enumerate(tables):
+        assert results[k].stats.get("batch") == len(tables)
+        assert {str(s) for s in results[k].symbols} == alone(facts, game)
+
+
+def test_a_lone_ruling_is_not_batched() -> None:
+    state = parse_state({"players": [{"name": "Ann", "hand": ["Jackpot"]},
+                                     {"name": "Bo", "hand_size": 3}], "active": "Ann"})
+    ruling = ruling_for(state)
+    assert ruling["ok"] and "batch" not in ruling["engine"]
