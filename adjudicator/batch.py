@@ -159,6 +159,31 @@ def tagged_program(edition: str, expansions: Iterable[str] = ()) -> Program:
         return _PROGRAMS[key]
 
 
+_BUILDING: set[tuple[str, tuple[str, ...]]] = set()
+
+
+def _ready(game: tuple[str, tuple[str, ...]]) -> bool:
+    """Whether the renamed program of `game` is built; if not, builds it in the background (it
+    takes a second or two of Python: a server must not stall the requests that first need it,
+    which are ruled one by one meanwhile)."""
+    with _PROGRAMS_LOCK:
+        if game in _PROGRAMS:
+            return True
+        if game in _BUILDING:
+            return False
+        _BUILDING.add(game)
+
+    def build() -> None:
+        try:
+            tagged_program(*game)
+        finally:
+            with _PROGRAMS_LOCK:
+                _BUILDING.discard(game)
+
+    threading.Thread(target=build, name="fluxx-batch-program", daemon=True).start()
+    return False
+
+
 # ---- facts and answer sets ----------------------------------------------------------------------
 def tag_facts(facts: str, table: int, shared: dict[str, None]) -> list[str]:
     """The per-table facts of one table (facts.py's text, one fact per line) with the table
@@ -306,7 +331,7 @@ def _run(jobs: list[_Job]) -> None:
         groups.setdefault((job.game, job.common), []).append(job)
     for (game, common), group in groups.items():
         solutions = None
-        if len(group) > 1:
+        if len(group) > 1 and _ready(game):
             try:
                 solutions = solve_batch([j.facts for j in group], game[0], game[1], common)
             except engine.TimeLimitError:

@@ -97,6 +97,7 @@ def test_a_batch_over_the_time_limit_is_ruled_table_by_table(monkeypatch) -> Non
 def test_concurrent_callers_are_ruled_in_one_batch() -> None:
     game = ("fluxx", ())
     tables = GAMES[game][:6]
+    batch.tagged_program(*game)  # built (a server builds it in the background: _ready)
     combiner = batch._Combiner()
     results: dict[int, engine.Solution] = {}
     # hold the combiner as if a grounding were under way, so every caller queues
@@ -126,3 +127,17 @@ def test_a_lone_ruling_is_not_batched() -> None:
                                      {"name": "Bo", "hand_size": 3}], "active": "Ann"})
     ruling = ruling_for(state)
     assert ruling["ok"] and "batch" not in ruling["engine"]
+
+
+def test_a_program_not_yet_built_is_built_in_the_background(monkeypatch) -> None:
+    game = ("fluxxnomic", ())
+    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    tables = GAMES[game][:2] if len(GAMES[game]) >= 2 else GAMES[("fluxx", ())][:2]
+    jobs = [batch._Job(facts, game) for facts in tables]
+    batch._run(jobs)  # not built yet: each table alone, at once
+    assert all("batch" not in job.result().stats for job in jobs)
+    deadline = time.monotonic() + 60
+    while not batch._ready(game):
+        assert time.monotonic() < deadline, "the background build never finished"
+        time.sleep(0.05)
+    assert game in batch._PROGRAMS
