@@ -36,6 +36,9 @@ from . import engine
 from .terms import Term, parse
 
 MAX_BATCH = 16
+# Groundings at once per process. 1: with 2, a second caller started grounding the few tables
+# that came in meanwhile, batches shrank and the CPU per ruling rose by half (bench/README.md).
+MAX_RUNNING = 1
 TABLE = "table"  # table(T): the table numbers of a batch
 _VAR = "Table__"  # the variable that carries the table number through a rule
 # Input predicates that are the same for every table of one game (the catalog facts), so a batch
@@ -351,8 +354,9 @@ def _run(jobs: list[_Job]) -> None:
 
 
 class _Combiner:
-    """Callers queue their table; a caller that finds no grounding under way rules everything
-    queued (up to MAX_BATCH) and wakes the others. Alone, a call is engine.solve at once."""
+    """Callers queue their table; a caller that finds fewer than MAX_RUNNING groundings under
+    way rules what is queued (up to MAX_BATCH) and wakes the others. Alone, a call is
+    engine.solve at once."""
 
     def __init__(self) -> None:
         self._reset()
@@ -361,7 +365,7 @@ class _Combiner:
     def _reset(self) -> None:
         self._cv = threading.Condition()
         self._queue: list[_Job] = []
-        self._busy = False
+        self._running = 0
 
     def solve(self, facts: str, edition: str, expansions: Iterable[str],
               common: str = "") -> engine.Solution:
@@ -370,18 +374,19 @@ class _Combiner:
             self._queue.append(job)
         while True:
             with self._cv:
-                while self._busy and not job.done:
+                # wait while the job is being ruled by another caller, or no grounding is free
+                while not job.done and (self._running >= MAX_RUNNING or not self._queue):
                     self._cv.wait()
                 if job.done:
                     return job.result()
-                self._busy = True
+                self._running += 1
                 batch = self._queue[:MAX_BATCH]
                 del self._queue[:MAX_BATCH]
             try:
                 _run(batch)
             finally:
                 with self._cv:
-                    self._busy = False
+                    self._running -= 1
                     self._cv.notify_all()
 
 

@@ -102,7 +102,7 @@ def test_concurrent_callers_are_ruled_in_one_batch() -> None:
     results: dict[int, engine.Solution] = {}
     # hold the combiner as if a grounding were under way, so every caller queues
     with combiner._cv:
-        combiner._busy = True
+        combiner._running = batch.MAX_RUNNING
     threads = [threading.Thread(target=lambda k=k: results.__setitem__(
         k, combiner.solve(tables[k], *game))) for k in range(len(tables))]
     for t in threads:
@@ -110,7 +110,7 @@ def test_concurrent_callers_are_ruled_in_one_batch() -> None:
     while True:
         with combiner._cv:
             if len(combiner._queue) == len(tables):
-                combiner._busy = False
+                combiner._running = batch.MAX_RUNNING - 1  # one grounding free: one batch
                 combiner._cv.notify_all()
                 break
         time.sleep(0.001)
