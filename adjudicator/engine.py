@@ -222,6 +222,16 @@ def parsed(paths: Sequence[Path]) -> tuple[clingo.ast.AST, ...]:
         return _parse(tuple(str(p) for p in paths))
 
 
+def parse_private(edition: str | None = None,
+                  expansions: Iterable[str] = ()) -> list[clingo.ast.AST]:
+    """A fresh parse of a composition, neither cached nor shared with any other thread, for a
+    caller that rewrites the statements at length (batch.py) and must not hold the lock that
+    every request needs meanwhile: only the parse itself (tens of milliseconds) holds it."""
+    paths = tuple(str(p) for p in hub_files(edition, expansions))
+    with _AST_LOCK:
+        return list(_parse.__wrapped__(paths))
+
+
 def program(path: Path | None = None, *, edition: str | None = None,
             expansions: Iterable[str] = ()) -> tuple[clingo.ast.AST, ...]:
     """The parsed rules program: the file `path`, or the composition for `edition` and
@@ -234,12 +244,6 @@ def play_program(edition: str | None = None,
     """The parsed play program alone (the play hubs of the composition; the rules program is
     `program`'s)."""
     return parsed(hub_files(edition, expansions, play=True))
-
-
-def ast_lock() -> threading.Lock:
-    """The lock under which shared parsed statements are read (adjudicator/batch.py renames
-    them apart per table): see _AST_LOCK."""
-    return _AST_LOCK
 
 
 def add_statements(ctl: clingo.Control, statements: Sequence[clingo.ast.AST]) -> None:
