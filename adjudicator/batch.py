@@ -24,9 +24,8 @@ from __future__ import annotations
 import os
 import re
 import threading
-import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import clingo
@@ -45,6 +44,8 @@ _VAR = "Table__"  # the variable that carries the table number through a rule
 # of one game shares them; every other predicate without a rule is per table.
 SHARED_INPUTS = frozenset({("edition", 1), ("expansion", 1), ("card", 1), ("card_type", 2),
                            ("card_text_missing", 1)})
+# facts.py writes these names with no other arity, so a fact line is shared by its name alone
+_SHARED_NAMES = frozenset(name for name, _ in SHARED_INPUTS)
 _LINE = re.compile(r"([a-z_][A-Za-z0-9_']*)([(.])")
 _T = A.ASTType
 # statements that carry no atoms to rename (anything else is refused: see tag_program)
@@ -202,35 +203,13 @@ def tag_facts(facts: str, table: int, shared: dict[str, None]) -> list[str]:
                 raise ValueError(f"not a fact: {line!r}")
             continue
         name = m.group(1)
-        if (name, _arity(line, m)) in SHARED_INPUTS:
+        if name in _SHARED_NAMES:
             shared[line] = None
         elif m.group(2) == "(":
             out.append(f"{name}({table},{line[m.end():]}")
         else:
             out.append(f"{name}({table}).")
     return out
-
-
-def _arity(line: str, m: re.Match[str]) -> int:
-    """The arity of a shared-input fact (names of SHARED_INPUTS never recur with another
-    arity, so counting the top-level commas of these short facts is enough)."""
-    if m.group(2) == ".":
-        return 0
-    depth, commas, quoted = 0, 0, False
-    for ch in line[m.end():]:
-        if ch == '"':
-            quoted = not quoted
-        elif quoted:
-            continue
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            if depth == 0:
-                break
-            depth -= 1
-        elif ch == "," and depth == 0:
-            commas += 1
-    return commas + 1
 
 
 _TAGGED_ATOM = re.compile(r"(-?[a-z_][A-Za-z0-9_']*)\((\d+)(,|\))")
@@ -280,27 +259,12 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
             lines.append(f"{TABLE}({table}).")
     except ValueError:
         return None
-    warnings: list[str] = []
-    started = time.perf_counter()
-    ctl = clingo.Control(["--models=2", "--warn=all"],
-                         logger=lambda code, msg: warnings.append(msg), message_limit=100)
-    engine.add_statements(ctl, program.statements)
-    ctl.add("base", [], "\n".join([*shared, *lines]))
-    ctl.ground([("base", [])])
-    grounded = time.perf_counter()
-    found: list[list[clingo.Symbol]] = []
-
-    def on_model(model: clingo.Model) -> None:
-        found.append(list(model.symbols(shown=True)) if not found else [])
-
-    engine.solve_within(ctl, started, on_model)
-    if len(found) != 1 or warnings:
+    whole = engine.run(program.statements, ["\n".join([*shared, *lines])])
+    if whole.models != 1 or whole.warnings:
         return None
-    done = time.perf_counter()
-    stats = {"ground_ms": round((grounded - started) * 1000, 3),
-             "solve_ms": round((done - grounded) * 1000, 3), "batch": len(facts)}
+    stats = dict(whole.stats, batch=len(facts))
     return [engine.Solution(models=1, symbols=answer, stats=dict(stats))
-            for answer in split(found[0], len(facts), program.per_table,
+            for answer in split(whole.symbols, len(facts), program.per_table,
                                 program.per_table_names)]
 
 
@@ -313,7 +277,6 @@ class _Job:
     done: bool = False
     solution: engine.Solution | None = None
     error: BaseException | None = None
-    waited: list[float] = field(default_factory=list)
 
     def result(self) -> engine.Solution:
         if self.error is not None:

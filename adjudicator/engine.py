@@ -266,14 +266,19 @@ def solve(facts: str, path: Path | None = None, extra: Sequence[str] = (), *,
     """Grounds the rules with `facts` (program text) and returns up to two answer sets' worth.
     The rules are the program of `edition` with `expansions` (the game of the facts: pass the
     table state's), or the full hub when no edition is given, or the file `path`."""
-    statements = program(path, edition=edition, expansions=expansions)
+    return run(program(path, edition=edition, expansions=expansions), [facts, *extra])
+
+
+def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
+    """Grounds parsed `statements` (shared ones are added under the lock) with program `texts`
+    in a fresh Control, under the time limit, and returns up to two answer sets' worth: the
+    one way the engine grounds and solves (solve, and batch.py's renamed program)."""
     warnings: list[str] = []
     started = time.perf_counter()
     ctl = clingo.Control(["--models=2", "--warn=all"], logger=_collector(warnings),
                          message_limit=100)
     add_statements(ctl, statements)
-    ctl.add("base", [], facts)
-    for text in extra:
+    for text in texts:
         ctl.add("base", [], text)
     ctl.ground([("base", [])])
     grounded = time.perf_counter()
