@@ -2,18 +2,23 @@
 
 Subcommands are registered by the modules that own them (`add_parser(subparsers)` functions),
 so each concern keeps its own CLI code. Bad input prints the contract's messages and exits 2.
+Output cut short by its reader (`fluxx-adjudicator faq draw | head -1`) ends the command quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
 from .errors import InputError
 
 SUBCOMMAND_MODULES = ("cli_serve", "cli_knowledge", "cli_rulings", "cli_play")
+# The exit status of a command whose reader went away: what a shell reports for a process
+# ended by SIGPIPE (128 + 13), as `cat` or `yes` piped into `head` end.
+EXIT_BROKEN_PIPE = 128 + 13
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,10 +47,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
-    except InputError as err:
-        print_input_error(err, getattr(args, "json", False), getattr(args, "lang", "en"))
-        return 2
+        try:
+            status = int(args.func(args) or 0)
+        except InputError as err:
+            print_input_error(err, getattr(args, "json", False), getattr(args, "lang", "en"))
+            status = 2
+        # flushed here, inside the guard: a pipe closed early otherwise fails at the exit's
+        # own flush, out of reach of any handler
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull (the Python docs' recipe for SIGPIPE): the reader is gone, and
+    the interpreter's final flush of what is still buffered must not raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (an embedding, a test's capture)
+        pass
 
 
 if __name__ == "__main__":

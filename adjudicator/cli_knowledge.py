@@ -26,11 +26,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run_faq(args: argparse.Namespace) -> int:
     from .knowledge import queries, store
-    from .knowledge.search import search
+    from .knowledge.search import check_query_length, search
 
     query = " ".join(args.query).strip()
     if not query:
         raise InputError(ErrorItem("/query", "The query is empty.", "查询内容为空。"))
+    # the API's limit (search.MAX_QUERY): the same question gets the same answer everywhere,
+    # and an overlong one a clear error rather than "No matches"
+    check_query_length(query, "/query")
     if not 1 <= args.limit <= 100:
         raise InputError(ErrorItem("/limit", "--limit must be from 1 to 100.",
                                    "--limit 必须在 1 到 100 之间。"))

@@ -2,18 +2,35 @@
 Turn owed) and `sub_hands` (the set-aside hands being played out). facts.py adds them to every
 state's facts, so the ruling (rules_asp/extension_state.lp) and the play program
 (rules_asp/play_common.lp) read the same facts.
+
+Also the choice keys of a move (docs/PLAYS.md, "Choice keys") and `normalize_choices`, which
+checks a `choices` object and writes its cards as ids: for a play's request (adjudicator/play.py)
+and for the choices a link of the `pending` chain keeps (adjudicator/reader.py).
 """
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Callable
 from typing import Any
 
 from .catalog import Catalog
-from .errors import ErrorItem, InputError
+from .errors import ErrorItem, InputError, pointer
 from .state import TableState
 
+Guess = Callable[[str], bool]
 SUB_HANDS = "sub_hands"  # extension field of the state: the set-aside hands being played out
 EXTRA_TURNS = "extra_turns"  # extension field: Take Another Turn owed to the active player
+
+# Choice keys (docs/PLAYS.md): the shape of each value.
+CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
+CARD_LIST_KEYS = ("rules", "cards", "keepers")
+PLAYER_KEYS = ("opponent",)
+PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal")
+DRIVER_KEYS = ("drawn", "order", "then")
+DIRECTIONS = ("clockwise", "counterclockwise")
+CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
+               + DRIVER_KEYS)
 
 
 def seat_of(state: TableState, name: Any, path: str) -> int:
@@ -25,11 +42,14 @@ def seat_of(state: TableState, name: Any, path: str) -> int:
                                [p.name for p in state.players]))
 
 
-def card_id(game: Catalog, value: Any, path: str) -> str:
+def card_id(game: Catalog, value: Any, path: str, guess: Guess | None = None) -> str:
+    """The id of the card `value` names; `guess` (when given) says whether a "did you mean"
+    look-up may be made for it (the reader's budget of look-ups)."""
     card = game.resolve(value) if isinstance(value, str) else None
     if card is None:
+        may = isinstance(value, str) and (guess is None or guess(value))
         raise InputError(ErrorItem(path, f"Unknown card {value!r}.", f"未知的卡片 {value!r}。",
-                                   game.suggest(value) if isinstance(value, str) else []))
+                                   game.suggest(value) if may else []))
     return card.id
 
 
@@ -79,4 +99,78 @@ def extension_facts(state: TableState, game: Catalog) -> list[str]:
         out += [f"subhand({depth},{term(c)})." for c in frame["cards"]]
         if frame["unknown"]:
             out.append(f"subhand_unknown({depth},{frame['unknown']}).")
+    return out
+
+
+def close_choice_keys(key: Any, n: int = 3) -> list[str]:
+    """Choice keys spelled like `key` (a "did you mean" for an unknown key)."""
+    if not isinstance(key, str) or len(key) > 80:
+        return []
+    return difflib.get_close_matches(key.casefold(), list(CHOICE_KEYS), n=n, cutoff=0.5)
+
+
+def unknown_choice_key(key: Any, path: str, asked: list[str] | None = None) -> ErrorItem:
+    """The error for a key that is no choice key; `asked`: the keys the move asks for."""
+    if asked:  # the keys this move takes, the closest spelling first
+        close = [k for k in close_choice_keys(key, n=len(CHOICE_KEYS)) if k in asked]
+        wanted = list(dict.fromkeys(close + asked))
+        return ErrorItem(path, f"Unknown choice {key!r}; this move asks for: {', '.join(asked)}.",
+                         f"未知的选择 {key!r}；本次动作需要的选择：{'、'.join(asked)}。", wanted)
+    wanted = close_choice_keys(key)
+    every = ", ".join(CHOICE_KEYS)
+    return ErrorItem(path, f"Unknown choice {key!r}; the choice keys are: {every}.",
+                     f"未知的选择 {key!r}；可用的选择：{every}。", wanted)
+
+
+def _player_name(names: list[str], value: Any, path: str) -> str:
+    if isinstance(value, str) and value in names:
+        return value
+    raise InputError(ErrorItem(path, f"No player named {value!r} at this table.",
+                               f"桌上没有名为 {value!r} 的玩家。", list(names)))
+
+
+def _cards_value(game: Catalog, value: Any, path: str, guess: Guess | None) -> str | list[str]:
+    """One card or a list of cards, as ids (the shape given is kept)."""
+    if isinstance(value, list):
+        return [card_id(game, v, f"{path}/{i}", guess) for i, v in enumerate(value)]
+    return card_id(game, value, path, guess)
+
+
+def normalize_choices(value: Any, game: Catalog, names: list[str], path: str,
+                      depth: int = 0, guess: Guess | None = None) -> dict[str, Any]:
+    """A `choices` object checked key by key (docs/PLAYS.md), its cards written as ids and its
+    players by name. Raises InputError naming the JSON pointer of the first problem. `guess`:
+    as card_id's."""
+    if not isinstance(value, dict):
+        raise InputError(ErrorItem(path, "choices must be an object: choice key -> value.",
+                                   "choices 必须是对象：选择键 -> 值。"))
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        at = path + pointer(key)
+        if key not in CHOICE_KEYS:
+            raise InputError(unknown_choice_key(key, at))
+        if key in CARD_KEYS:
+            out[key] = card_id(game, item, at, guess)
+        elif key in CARD_LIST_KEYS or key in ("drawn", "order"):
+            out[key] = _cards_value(game, item, at, guess)
+        elif key in PLAYER_KEYS:
+            out[key] = _player_name(names, item, at)
+        elif key == "direction":
+            if item not in DIRECTIONS:
+                raise InputError(ErrorItem(
+                    at, "direction is clockwise or counterclockwise.",
+                    "方向为 clockwise（顺时针）或 counterclockwise（逆时针）。", list(DIRECTIONS)))
+            out[key] = item
+        elif key == "then":
+            if not isinstance(item, dict) or depth > 4:
+                raise InputError(ErrorItem(at, "then must be an object: card -> its choices.",
+                                           "then 必须是对象：卡片 -> 该卡的选择。"))
+            out[key] = {card_id(game, c, at + pointer(c), guess): normalize_choices(
+                sub, game, names, at + pointer(c), depth + 1, guess) for c, sub in item.items()}
+        else:  # PLAYER_CARDS_KEYS: {player: card or [cards]}
+            if not isinstance(item, dict):
+                raise InputError(ErrorItem(at, "Give an object: player name -> card(s).",
+                                           "请给出对象：玩家名 -> 卡片。"))
+            out[key] = {_player_name(names, n, at + pointer(n)):
+                        _cards_value(game, c, at + pointer(n), guess) for n, c in item.items()}
     return out

@@ -93,6 +93,8 @@ def table_facts(state: TableState, game: Catalog) -> str:
         out.append(_fact("creeper_count", seat, len(player.creepers)))
         copies = Counter(player.keepers).items()
         out += [_fact("keeper_copies", seat, term(c), k) for c, k in copies]
+        # Keep Going: the Goals in front of this player (claimed; not on the table)
+        out += _zone("claimed_goal", seat, player.claimed_goals)
     out.append(_fact("active", state.active_index))
     # a card listed twice counts at its later position (the newer one)
     for index, card in _last_positions(state.rules):

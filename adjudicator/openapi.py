@@ -70,6 +70,10 @@ SCHEMAS: dict[str, Any] = {
             "hand_size": COUNT,
             "keepers": CARDS,
             "creepers": CARDS,
+            "claimed_goals": dict(CARDS, description=(
+                "Keep Going (Math Fluxx, rulebook keep-going): the Goals this player has claimed, "
+                "in front of them and not on the table; optional, default empty, written only "
+                "when not empty")),
         },
     },
     "Turn": {
@@ -78,7 +82,11 @@ SCHEMAS: dict[str, Any] = {
     },
     "PendingPlay": {
         "type": "object", "required": ["player", "card"],
-        "properties": {"player": {"type": "string"}, "card": CARD_NAME},
+        "properties": {"player": {"type": "string"}, "card": CARD_NAME,
+                       "choices": {"type": "object",
+                                   "description": "the choices given with this play or Surprise "
+                                                  "(docs/PLAYS.md, choice keys): the first "
+                                                  "link's are used when the chain is closed"}},
     },
     "TableState": {
         "type": "object",
@@ -106,7 +114,10 @@ SCHEMAS: dict[str, Any] = {
     "Move": {
         "type": "object", "required": ["player", "kind"],
         "properties": {"player": {"type": "string"}, "kind": {"type": "string"},
-                       "card": {"type": "string"}, "name": TEXT},
+                       "card": {"type": "string"}, "name": TEXT,
+                       "claim": {"type": "string", "description": (
+                           "a discard move that makes a Keep Going claim: the Goal claimed "
+                           "(zone keepers, count: the Keepers used, discarded with it)")}},
     },
     "Ruling": {
         "type": "object",
@@ -318,7 +329,11 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                                                                     "maxLength": 500},
                               required=True),
                        _query("kinds", "comma-separated kinds (faq, rulebook, card)"),
-                       EDITION, LIMIT],
+                       _query("edition", "a catalog (fluxx, math, fluxxnomic, creepers, "
+                              "surprises): only its cards and the FAQ entries of its game "
+                              "(an expansion's game is fluxx; entries tied to no edition "
+                              "stay); rulebook passages always stay"),
+                       LIMIT],
         "responses": {"200": _json(_ref("Results"), "the matches"), **_errors(400)},
     },
     ("get", "/api/openapi.json"): {

@@ -18,7 +18,7 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,21 @@ import clingo.ast
 from . import engine
 from .catalog import Catalog, catalog_for
 from .errors import ErrorItem, InputError, pointer
-from .extension_state import EXTRA_TURNS, SUB_HANDS, card_id, seat_of, sub_hands
+from .extension_state import (
+    CARD_KEYS,
+    CARD_LIST_KEYS,
+    CHOICE_KEYS,
+    DIRECTIONS,
+    DRIVER_KEYS,
+    EXTRA_TURNS,
+    PLAYER_KEYS,
+    SUB_HANDS,
+    card_id,
+    normalize_choices,
+    seat_of,
+    sub_hands,
+    unknown_choice_key,
+)
 from .facts import state_facts, term
 from .messages import LANGS, messages
 from .reader import UNKNOWN_CARD
@@ -40,16 +54,8 @@ from .terms import Term, read_atoms
 
 MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
-DIRECTIONS = ("clockwise", "counterclockwise")
-
-# Choice keys (docs/PLAYS.md): how a value given in a request becomes a clingo term.
-CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
-CARD_LIST_KEYS = ("rules", "cards", "keepers")
-PLAYER_KEYS = ("opponent",)
-PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal")
-DRIVER_KEYS = ("drawn", "order", "then")
-CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
-               + DRIVER_KEYS)
+# Choice keys (docs/PLAYS.md) and the shape of their values: extension_state.py (the reader
+# checks the choices a link of `pending` keeps with the same code).
 
 
 @dataclass
@@ -182,8 +188,7 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
     for key, value in choices.items():
         path = pointer("play", "choices", key)
         if key not in CHOICE_KEYS:
-            raise InputError(ErrorItem(path, f"Unknown choice {key!r}.", f"未知的选择 {key!r}。",
-                                       [k for k in CHOICE_KEYS if k[:2] == key[:2]]))
+            raise InputError(unknown_choice_key(key, path))
         if key in DRIVER_KEYS:
             continue
         out.append(f"choice_given({key}).")
@@ -258,10 +263,32 @@ def _drawn_facts(game: Catalog, choices: dict[str, Any]) -> list[str]:
             for i, v in enumerate(items)]
 
 
+def chain_choices(state: TableState, game: Catalog, action: dict[str, Any],
+                  choices: dict[str, Any]) -> dict[str, Any]:
+    """The choices of a move: for `resolve`, those kept with the chain's first play (its link 0
+    in `pending`, docs/PLAYS.md) with the request's added; a request may not change one."""
+    if action.get("kind") != "resolve" or not state.pending or not state.pending[0].choices:
+        return choices
+    link = state.pending[0]
+    merged = dict(link.choices)
+    given = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
+    for key, value in given.items():
+        if key in merged and merged[key] != value:
+            name = game.get(link.card)
+            raise InputError(ErrorItem(
+                pointer("play", "choices", key),
+                f"{key} was chosen when {name.name('en')} was played ({merged[key]!r}, at "
+                f"/pending/0/choices/{key}); closing the chain cannot change it.",
+                f"{key} 已在打出{name.name('zh')}时选定（{merged[key]!r}，见 "
+                f"/pending/0/choices/{key}）；结算连锁时不能更改。", [str(merged[key])]))
+        merged[key] = value
+    return merged
+
+
 def build_facts(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
                 seed: int | None = None, game: Catalog | None = None) -> str:
     game = game or catalog_for(state.edition, state.expansions)
-    choices = choices or {}
+    choices = chain_choices(state, game, action, choices or {})
     lines = [state_facts(state, game)]
     lines += _move_facts(state, game, action)
     lines += _choice_facts(state, game, choices)
@@ -282,11 +309,23 @@ def _ordered(old: Iterable[str], new: set[str]) -> list[str]:
     return kept + sorted(new - set(kept))
 
 
-def _next_state(state: TableState, atoms: _Atoms) -> TableState:
+def _next_pending(state: TableState, atoms: _Atoms, keep: dict[str, Any]) -> list[PendingPlay]:
+    """The chain after the move: its links keep their choices; a new link (the play that opens
+    the chain, a Surprise answering it) keeps the choices given with the move."""
+    out = []
+    for i, s, c in sorted(atoms.args("next_pending", 3), key=lambda a: a[0].number):
+        kept = state.pending[i.number].choices if i.number < len(state.pending) else keep
+        out.append(PendingPlay(player=state.players[s.number].name, card=_card_of(c),
+                               choices=dict(kept)))
+    return out
+
+
+def _next_state(state: TableState, atoms: _Atoms, keep: dict[str, Any] | None = None) -> TableState:
     n = len(state.players)
     hands: dict[int, set[str]] = defaultdict(set)
     keepers: dict[int, set[str]] = defaultdict(set)
     creepers: dict[int, set[str]] = defaultdict(set)
+    claimed: dict[int, set[str]] = defaultdict(set)
     unknown = {s: 0 for s in range(n)}
     for s, c in atoms.args("next_in_hand", 2):
         hands[s.number].add(_card_of(c))
@@ -294,6 +333,8 @@ def _next_state(state: TableState, atoms: _Atoms) -> TableState:
         keepers[s.number].add(_card_of(c))
     for s, c in atoms.args("next_creeper", 2):
         creepers[s.number].add(_card_of(c))
+    for s, c in atoms.args("next_claimed", 2):  # Keep Going: the Goals claimed (play_turns.lp)
+        claimed[s.number].add(_card_of(c))
     for s, k in atoms.args("next_hand_unknown", 2):
         unknown[s.number] = k.number
     old_hand_order = [c for p in state.players for c in (p.hand or [])]
@@ -307,7 +348,9 @@ def _next_state(state: TableState, atoms: _Atoms) -> TableState:
             name=p.name, hand=None if unknown[i] and not known else
             known + [UNKNOWN_CARD] * unknown[i], hand_size=size,
             keepers=_ordered([k for q in state.players for k in q.keepers], keepers[i]),
-            creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i])))
+            creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i]),
+            claimed_goals=_ordered([g for q in state.players for g in q.claimed_goals],
+                                   claimed[i])))
     rules = [_card_of(c) for c, _ in sorted(atoms.args("next_rule", 2), key=lambda a: a[1].number)]
     goals = [_card_of(c) for c, _ in sorted(atoms.args("next_goal", 2), key=lambda a: a[1].number)]
     discard = [_card_of(c) for c, _ in
@@ -335,8 +378,7 @@ def _next_state(state: TableState, atoms: _Atoms) -> TableState:
         turn=Turn(hand_at_start=at_start.number if at_start is not None else
                   state.turn.hand_at_start, drawn=drawn.number, played=played.number),
         draw_pile_size=pile_size, draw_pile=pile, discard_pile=discard,
-        pending=[PendingPlay(player=state.players[s.number].name, card=_card_of(c))
-                 for _, s, c in sorted(atoms.args("next_pending", 3), key=lambda a: a[0].number)],
+        pending=_next_pending(state, atoms, keep or {}),
         extra=extra)
 
 
@@ -382,11 +424,62 @@ def _open_choices(ctx: _Context, symbols: list[Term]) -> list[dict[str, Any]]:
 
 
 # ---- the move ----------------------------------------------------------------------------------
+def _check_choice_keys(state: TableState, game: Catalog, action: dict[str, Any],
+                       choices: dict[str, Any], seed: int | None) -> None:
+    """An unknown choice key is an input error that suggests the keys this move asks for."""
+    bad = [k for k in choices if k not in CHOICE_KEYS]
+    if not bad:
+        return
+    known = {k: v for k, v in choices.items() if k in CHOICE_KEYS}
+    asked = _asked_keys(state, game, action, known, seed)
+    raise InputError([unknown_choice_key(k, pointer("play", "choices", k), asked) for k in bad])
+
+
+def _asked_keys(state: TableState, game: Catalog, action: dict[str, Any],
+                choices: dict[str, Any], seed: int | None) -> list[str]:
+    """The choice keys of the decisions the engine finds open for this move (brave reasoning).
+    A play that would wait in the Surprise chain decides nothing yet: its keys are those of
+    closing the chain with it as the first link."""
+    try:
+        keys = _brave_keys(state, action, choices, seed, game)
+        ahead = None if keys else _as_first_link(state, game, action)
+        if ahead is not None:
+            keys = _brave_keys(ahead, {"kind": "resolve"}, choices, seed, game)
+    except InputError:
+        return []
+    return sorted(keys)
+
+
+def _brave_keys(state: TableState, action: dict[str, Any], choices: dict[str, Any],
+                seed: int | None, game: Catalog) -> set[str]:
+    facts = build_facts(state, action, choices, seed, game)
+    return {t.arguments[0].name for t in _brave(facts, _game_of(state))}
+
+
+def _as_first_link(state: TableState, game: Catalog,
+                   action: dict[str, Any]) -> TableState | None:
+    """The table as it is while the card played waits as link 0 of the chain (docs/PLAYS.md)."""
+    if action.get("kind", "play") != "play" or state.pending:
+        return None
+    card = card_id(game, action.get("card"), "/play/card")
+    name = action.get("player") or state.active
+    holder = next((p for p in state.players if p.name == name), None)
+    if holder is None or holder.hand is None or card not in holder.hand:
+        return None
+    hand = list(holder.hand)
+    hand.remove(card)
+    players = [replace(p, hand=hand, hand_size=len(hand)) if p is holder else p
+               for p in state.players]
+    return replace(state, players=players, pending=[PendingPlay(player=name, card=card)])
+
+
 def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
                  seed: int | None = None, *, with_ruling: bool = True,
-                 limit: int = MAX_OUTCOMES, sample: int | None = None) -> PlayResult:
+                 limit: int = MAX_OUTCOMES, sample: int | None = None,
+                 keep: dict[str, Any] | None = None) -> PlayResult:
     """All outcomes of one move (up to `limit`), or why it is not legal. With `sample` (a seed),
-    one outcome picked by a randomized search, without open choices: a random player's move."""
+    one outcome picked by a randomized search, without open choices: a random player's move.
+    `keep`: the choices a new link of the Surprise chain keeps (default: `choices`)."""
     game = catalog_for(state.edition, state.expansions)
     choices = dict(choices or {})
     ctx = _Context(state, game)
@@ -395,6 +488,10 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         known = game.resolve(card) if isinstance(card, str) else None
         if known is not None and known.type == "promo":
             return _unknown_effect(state, game, known.id)
+    _check_choice_keys(state, game, action, choices, seed)
+    choices = chain_choices(state, game, action, choices)
+    if keep is None:
+        keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
     facts = build_facts(state, action, choices, seed, game)
     models, more = _solve(facts, limit, sample, _game_of(state))
     if sample is not None:
@@ -411,7 +508,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     seen: set[str] = set()
     for symbols in models:
         atoms = _Atoms.of(symbols)
-        new_state = _next_state(state, atoms)
+        new_state = _next_state(state, atoms, keep)
         fingerprint = repr(new_state.to_json())
         if fingerprint in seen:
             continue
@@ -429,6 +526,32 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     for seat, count in reveal:
         result.open_choices.append({"key": "reveal", "kind": "unknown",
                                     "player": ctx.player(seat), "count": count.number})
+    return result
+
+
+def _claims_made(result: PlayResult, game: Catalog) -> PlayResult:
+    """Keep Going: where an outcome's ruling owes a claim (a legal discard move with `claim`:
+    rules_asp/legal_moves.lp), the claim is made at once, as the claimant's discard move
+    (rules_asp/play_turns.lp): its outcomes replace that outcome."""
+    if not result.legal:
+        return result
+    outcomes: list[Outcome] = []
+    for outcome in result.outcomes:
+        ruling = outcome.ruling or ruling_for(outcome.state, game)
+        claims = [m for m in ruling.get("legal_moves", [])
+                  if m.get("kind") == "discard" and m.get("claim")]
+        if not claims:
+            outcomes.append(outcome)
+            continue
+        sub = apply_action(outcome.state, {"kind": "discard", "player": claims[0]["player"]})
+        if not sub.legal or not sub.outcomes:
+            outcomes.append(outcome)
+            continue
+        outcomes += [Outcome(state=o.state, ruling=o.ruling, picks={**outcome.picks, **o.picks},
+                             findings=outcome.findings + o.findings) for o in sub.outcomes]
+    result.outcomes = outcomes
+    if len(outcomes) > 1 and not result.open_choices:
+        result.open_choices = _open_from(outcomes)
     return result
 
 
@@ -459,12 +582,20 @@ def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
     """The given choices allow no outcome: say which choices are open without them."""
     ctx = _Context(state, game)
     bare = {k: v for k, v in choices.items() if k in DRIVER_KEYS}
+    kept_en = kept_zh = ""
+    if action.get("kind") == "resolve" and state.pending and state.pending[0].choices:
+        # the choices kept with the chain's first play are among those tried (chain_choices)
+        kept_en = " (with the choices kept at /pending/0/choices)"
+        kept_zh = "（含 /pending/0/choices 中保存的选择）"
+        state = replace(state, pending=[replace(state.pending[0], choices={})]
+                        + state.pending[1:])
     facts = build_facts(state, action, bare, seed, game)
     options = _open_choices(ctx, _brave(facts, _game_of(state)))
     raise InputError(ErrorItem(
-        "/play/choices", "These choices are not possible for this play; the open choices are: "
+        "/play/choices", f"These choices{kept_en} are not possible for this play; the open "
+        "choices are: "
         + "; ".join(f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options),
-        "这些选择对本次出牌不可行；可选项为：" + "；".join(
+        f"这些选择{kept_zh}对本次出牌不可行；可选项为：" + "；".join(
             f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options),
         [o["key"] for o in options]))
 
@@ -473,15 +604,26 @@ def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
 def play_card(state: TableState, card: str, player: str | None = None,
               choices: dict[str, Any] | None = None, seed: int | None = None) -> PlayResult:
     """Plays `card`; with `choices["order"]` also plays out the sub-hand it sets aside."""
-    choices = dict(choices or {})
+    action = {"kind": "play", "card": card, "player": player or state.active}
+    return _play_through(state, action, choices, seed)
+
+
+def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None,
+                  seed: int | None) -> PlayResult:
+    """A play or the closing of the chain (`resolve`), and the sub-hand it sets aside played out
+    in the order `choices["order"]` gives."""
+    game = catalog_for(state.edition, state.expansions)
+    given = dict(choices or {})
+    _check_choice_keys(state, game, action, given, seed)
+    choices = dict(chain_choices(state, game, action, given))
+    # a link that waits in the chain keeps every choice given with it, `order` and `then` too
+    keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
     order = list(choices.pop("order", []) or [])
     then = dict(choices.pop("then", {}) or {})
-    action = {"kind": "play", "card": card, "player": player or state.active}
     # a step whose outcome the next step of `order` replaces needs no ruling: rulings are made
     # for the final outcomes only (below), which saves one grounding per intermediate step
-    result = apply_action(state, action, choices, seed, with_ruling=not order)
+    result = apply_action(state, action, choices, seed, with_ruling=not order, keep=keep)
     step = 0
-    game = catalog_for(state.edition, state.expansions)
     while (result.legal and order and len(result.outcomes) == 1 and not result.open_choices
            and result.outcomes[0].state.extra.get(SUB_HANDS)):
         nxt = order.pop(0)
@@ -498,6 +640,7 @@ def play_card(state: TableState, card: str, player: str | None = None,
     for outcome in result.outcomes:
         if outcome.ruling is None:
             outcome.ruling = ruling_for(outcome.state, game)
+    result = _claims_made(result, game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
         if frames:  # the cards set aside still have to be played: say which, in what order
@@ -522,8 +665,12 @@ def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     kind = play.get("kind", "play")
     if kind == "play":
         return play_card(state, play["card"], play.get("player"), choices, seed).to_json()
-    return apply_action(state, {"kind": kind, "player": play.get("player"),
-                                "card": play.get("card")}, choices, seed).to_json()
+    if kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
+        action = {"kind": kind, "player": play.get("player") or state.active}
+        return _play_through(state, action, choices, seed).to_json()
+    result = apply_action(state, {"kind": kind, "player": play.get("player"),
+                                  "card": play.get("card")}, choices, seed)
+    return _claims_made(result, catalog_for(state.edition, state.expansions)).to_json()
 
 
 # ---- legal actions ---------------------------------------------------------------------------
@@ -546,12 +693,14 @@ def legal_actions(state: TableState, ruling: dict[str, Any] | None = None) -> li
             out.append({"kind": kind, "player": move["player"]})
         elif kind in ("draw", "play_random", "end_turn"):
             out.append({"kind": kind, "player": move["player"]})
+        elif kind == "discard" and move.get("claim"):  # Keep Going: the claim (legal_moves.lp)
+            out.append({"kind": "discard", "player": move["player"]})
     owed = ruling.get("discards", [])
     turn = ruling.get("turn", {})
     turn_done = (turn.get("play", {}).get("remaining") == 0
                  and turn.get("draw", {}).get("remaining") == 0)
     for name in sorted({a["player"] for a in owed}):
-        if name != state.active or turn_done:
+        if (name != state.active or turn_done) and {"kind": "discard", "player": name} not in out:
             out.append({"kind": "discard", "player": name})
     if owed:
         out = [m for m in out if m["kind"] != "end_turn"]

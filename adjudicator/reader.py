@@ -18,6 +18,7 @@ import yaml
 
 from .catalog import EDITIONS, EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for
 from .errors import ErrorItem, InputError, pointer
+from .extension_state import normalize_choices
 from .state import PendingPlay, Player, TableState, Turn
 
 MAX_ITEMS = 500  # longest list accepted anywhere in the input
@@ -40,9 +41,9 @@ KNOWN_FIELDS = ("edition", "expansions", "players", "active", "rules", "goals", 
 # unknown pile, say): it counts toward the hand size and the deck, and is never resolved.
 UNKNOWN_CARD = "?"
 UNKNOWN_ZONES = ("hand", "draw_pile")
-PLAYER_FIELDS = ("name", "hand", "hand_size", "keepers", "creepers")
+PLAYER_FIELDS = ("name", "hand", "hand_size", "keepers", "creepers", "claimed_goals")
 TURN_FIELDS = ("hand_at_start", "drawn", "played")
-PENDING_FIELDS = ("player", "card")
+PENDING_FIELDS = ("player", "card", "choices")
 
 # How a card type is named in messages.
 TYPE_NAMES: dict[str, tuple[str, str]] = {
@@ -63,6 +64,8 @@ ZONES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "creepers": ("the Creepers in play", "场上的陷阱", ("creeper",)),
     "rules": ("the rules in play", "场上的规则", ("new_rule", "meta_rule")),
     "goals": ("the Goals in play", "场上的目标", ("goal",)),
+    "claimed_goals": ("the Goals a player has claimed (Keep Going)", "玩家已赢取的目标（继续前进）",
+                      ("goal",)),
     "discard_pile": ("the discard pile", "弃牌堆", None),
     "draw_pile": ("the draw pile", "牌库", None),
     "pending": ("the pending plays", "待结算的出牌", None),
@@ -492,6 +495,7 @@ def _player(r: _Reader, raw: dict[str, Any], path: str, name: str) -> Player:
         name=name, hand=hand, hand_size=size,
         keepers=r.cards(raw.get("keepers"), path + "/keepers", "keepers"),
         creepers=r.cards(raw.get("creepers"), path + "/creepers", "creepers"),
+        claimed_goals=r.cards(raw.get("claimed_goals"), path + "/claimed_goals", "claimed_goals"),
     )
 
 
@@ -576,15 +580,28 @@ def _pending(r: _Reader, value: Any, names: list[str]) -> list[PendingPlay]:
             r.error(path + "/card", "Missing: the card being played.", "缺少正在打出的卡片。")
             continue
         cid = r.card(raw.get("card"), path + "/card", "pending")
+        choices = _pending_choices(r, raw.get("choices"), names, path + "/choices")
         if ok and cid is not None:
-            out.append(PendingPlay(player=player, card=cid))
+            out.append(PendingPlay(player=player, card=cid, choices=choices))
     return out
+
+
+def _pending_choices(r: _Reader, value: Any, names: list[str], path: str) -> dict[str, Any]:
+    """The choices given with a link of the chain (docs/PLAYS.md), cards as ids."""
+    if value is None or r.catalog is None:
+        return {}
+    try:
+        return normalize_choices(value, r.catalog, names, path, guess=r.may_guess)
+    except InputError as bad:
+        r.errors.extend(bad.items)
+        return {}
 
 
 def _known_cards(players: list[Player], rules: list[str], goals: list[str],
                  discard: list[str], pending: list[PendingPlay]) -> int:
     """Cards whose place is known or counted, the Basic Rules card included."""
-    held = sum(p.hand_size + len(p.keepers) + len(p.creepers) for p in players)
+    held = sum(p.hand_size + len(p.keepers) + len(p.creepers) + len(p.claimed_goals)
+               for p in players)
     return held + len(rules) + len(goals) + len(discard) + len(pending) + 1
 
 

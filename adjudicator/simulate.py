@@ -50,6 +50,7 @@ def card_places(state: TableState) -> Counter[str]:
         places.update(p.hand or [])
         places.update(p.keepers)
         places.update(p.creepers)
+        places.update(p.claimed_goals)  # Keep Going (Math Fluxx)
     places.update(state.rules)
     places.update(state.goals)
     places.update(state.discard_pile)

@@ -19,6 +19,9 @@ class Player:
     hand_size: int
     keepers: list[str] = field(default_factory=list)
     creepers: list[str] = field(default_factory=list)
+    # Keep Going (Math Fluxx, rulebook "keep-going"): the Goals this player has claimed, in front
+    # of them (not on the table); written only when there are some
+    claimed_goals: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name}
@@ -28,6 +31,8 @@ class Player:
             out["hand"] = list(self.hand)
         out["keepers"] = list(self.keepers)
         out["creepers"] = list(self.creepers)
+        if self.claimed_goals:
+            out["claimed_goals"] = list(self.claimed_goals)
         return out
 
 
@@ -45,9 +50,15 @@ class Turn:
 class PendingPlay:
     player: str
     card: str
+    # the choices given with this play or Surprise (docs/PLAYS.md), cards as ids; used when the
+    # chain is closed
+    choices: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "card": self.card}
+        out: dict[str, Any] = {"player": self.player, "card": self.card}
+        if self.choices:
+            out["choices"] = self.choices
+        return out
 
 
 @dataclass

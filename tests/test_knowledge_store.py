@@ -22,12 +22,15 @@ ANCHORS_004 = ["exec-summary", "going-first", "turn-sequence", "limits", "number
                "math-rules", "keep-going", "example-draw-rule-rises", "example-draw-2-and-use-em",
                "example-keeper-first", "reshuffling", "cards-in-play", "free-actions",
                "jumping-in", "dropping-out"]
+ANCHORS_003 = ["fluxxnomic-items", "fluxxnomic-hands", "fluxxnomic-cards", "fluxxnomic-phases",
+               "fluxxnomic-card-types", "fluxxnomic-winning"]
 
 
 def test_tables_and_counts(knowledge_db):
     assert knowledge_db["faq"].count == 83
     assert knowledge_db.execute("select count(*) from faq where seed = '002'").fetchone()[0] == 77
-    assert knowledge_db["rulebook"].count == len(ANCHORS_000) + len(ANCHORS_004)
+    assert knowledge_db["rulebook"].count == (len(ANCHORS_000) + len(ANCHORS_004)
+                                              + len(ANCHORS_003))
     for table in ("sources", "cards", "faq_cards", "faq_topics", "glossary", "lexicon", "docs"):
         assert table in knowledge_db.table_names()
 
@@ -35,7 +38,7 @@ def test_tables_and_counts(knowledge_db):
 def test_every_anchor_is_a_source(knowledge_db):
     ids = queries.source_ids(knowledge_db)
     assert EN_ONLY_ANCHORS == ANCHORS_004
-    for anchor in ANCHORS_000 + ANCHORS_004:
+    for anchor in ANCHORS_000 + ANCHORS_004 + ANCHORS_003:
         assert f"rulebook:{anchor}" in ids, anchor
 
 
@@ -60,7 +63,7 @@ def test_every_catalog_card_is_a_source(knowledge_db):
 def test_rulebook_rows_are_aligned(knowledge_db):
     rows = {r["anchor"]: r for r in knowledge_db["rulebook"].rows}
     assert [r["anchor"] for r in knowledge_db["rulebook"].rows_where(order_by='"order"')] == (
-        ANCHORS_000 + ANCHORS_004)
+        ANCHORS_000 + ANCHORS_004 + ANCHORS_003)
     setup = rows["setup"]
     assert setup["text_zh"].startswith("将基本规则卡放在桌子中央")
     assert setup["text_en"].startswith("Place the Basic Rules card in the center of the table.")

@@ -12,6 +12,7 @@ import pytest
 
 from adjudicator.i18n import field_words, messages
 from adjudicator.web.ui_forms import decode_state, encode_state, state_from_form
+from tests.ui_pages import csrf_from, html
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
@@ -30,17 +31,9 @@ FIXED_ANCHORS = (
     "setup each-turn card-types basic-rules new-rules goals keepers actions discarding winning "
     "mixing glossary exec-summary going-first turn-sequence limits numbers-and-math math-rules "
     "keep-going example-draw-rule-rises example-draw-2-and-use-em example-keeper-first "
-    "reshuffling cards-in-play free-actions jumping-in dropping-out").split()
-
-
-def html(response) -> str:
-    return response.get_data(as_text=True)
-
-
-def csrf_from(page: str) -> str:
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
-    assert match, "the page carries no CSRF token"
-    return match.group(1)
+    "reshuffling cards-in-play free-actions jumping-in dropping-out fluxxnomic-items "
+    "fluxxnomic-hands fluxxnomic-cards fluxxnomic-phases fluxxnomic-card-types "
+    "fluxxnomic-winning").split()
 
 
 def without_timings(ruling: dict) -> dict:

@@ -14,7 +14,7 @@ from typing import Any
 import sqlite_utils
 
 from ..errors import ErrorItem, InputError
-from .search import search
+from .search import faq_edition_clause, search
 from .store import CATALOG_NAMES, open_db
 from .text import normalize
 
@@ -228,32 +228,37 @@ def faq_json(row: dict[str, Any], cards: dict[str, dict[str, Any]],
 
 def list_faq(card: str | None = None, topic: str | None = None, edition: str | None = None,
              scope: str | None = None, db: sqlite_utils.Database | None = None) -> list[dict]:
-    """FAQ entries in seed order, filtered by linked card (id or name), topic, edition, scope."""
+    """FAQ entries in seed order, filtered by linked card (id or name), topic, edition, scope.
+
+    `edition` keeps the entries the annotations place in that game, as `/api/search` does
+    (`search.faq_edition_clause`: an expansion's game is the rulebook deck's)."""
     db = _db(db)
-    where, params = [], []
+    where: list[str] = []
+    params: dict[str, str] = {}
     if card:
         found = find_card(card, db=db)
         if found is None:
             raise InputError(ErrorItem(
                 "/card", f"No card {card!r}.", f"没有卡牌“{card}”。",
                 suggest_cards(card, db=db)))
-        where.append("id in (select faq_id from faq_cards where card_id = ?)")
-        params.append(found["id"])
+        where.append("id in (select faq_id from faq_cards where card_id = :card)")
+        params["card"] = found["id"]
     if topic:
-        where.append("id in (select faq_id from faq_topics where topic = ?)")
-        params.append(topic)
+        where.append("id in (select faq_id from faq_topics where topic = :topic)")
+        params["topic"] = topic
     if edition:
         known = set(editions(db)) | {r["value"] for r in _rows(
             db, "select distinct value from faq, json_each(faq.editions)")}
         if edition not in known:
             raise _bad_param("edition", edition, sorted(known))
-        where.append("exists (select 1 from json_each(faq.editions) where value = ?)")
-        params.append(edition)
+        clause, extra = faq_edition_clause(edition)
+        where.append(clause)
+        params.update(extra)
     if scope:
         if scope not in SCOPES:
             raise _bad_param("scope", scope, SCOPES)
-        where.append("scope = ?")
-        params.append(scope)
+        where.append("scope = :scope")
+        params["scope"] = scope
     sql = "select * from faq" + (" where " + " and ".join(where) if where else "")
     cards, labels = _cards_by_id(db), _all_labels(db)
     return [faq_json(r, cards, labels) for r in _rows(db, sql + ' order by "order"', params)]

@@ -8,15 +8,25 @@ belong to the catalogs). The glossary is the `[术语]` block at the top.
 Seed 004 (Math Fluxx) has no markers: its headings are known lines, so we look them up by name and
 refuse to build if one is missing, rather than guess. Its "Other Notes" and "Examples" hold
 several short sections each, introduced by a "Name:" prefix or a lone "-" line.
+
+Seed 003 (Fluxxnomic) has no markers either: its section headings are whole lines ("Items",
+"Hands", "Cards", "Card tables", "Winning"), looked up by name as for seed 004. Its "Cards" section
+is split at paragraph boundaries into the card basics, the phase rule ("Each phase, a player may
+draw one card and play one card") and the card types, so that each can be cited on its own; the
+"Card tables" (the cards themselves) belong to the catalog, as seed 000's card lists do.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 RULEBOOK_SEED = "000"
+K = TypeVar("K")  # the key a heading is known by (an anchor, or None for an unanchored part)
 MATH_SEED = "004"
+FLUXXNOMIC_SEED = "003"
 
 # Seed 000 section titles -> anchors. Anchors are fixed (the engine cites them).
 ZH_ANCHORS: dict[str, str] = {
@@ -246,20 +256,27 @@ def parse_rulebook_000(text: str) -> list[ZhSection]:
     return sections
 
 
+def _headings_in_order(lines: list[str], headings: Sequence[tuple[str, K]],
+                       seed: str) -> list[tuple[int, str, K]]:
+    """(line index, title, key) of each heading, found in reading order: each is searched after
+    the previous one, so that a heading matches the section, not an earlier table of contents
+    line ("Goal" and "Action" in seed 004)."""
+    found: list[tuple[int, str, K]] = []
+    cursor = 0
+    for title, key in headings:
+        try:
+            idx = next(i for i in range(cursor, len(lines)) if lines[i].strip() == title)
+        except StopIteration:
+            raise ValueError(f"seed {seed}: heading {title!r} not found") from None
+        found.append((idx, title, key))
+        cursor = idx + 1
+    return found
+
+
 def parse_rulebook_004(text: str) -> dict[str, EnSection]:
     """Seed 004's English rules sections by key (EN_HEADINGS, EXAMPLE_ANCHORS, OTHER_NOTES)."""
     lines = text.splitlines()
-    heading_at: list[tuple[int, str, str]] = []
-    cursor = 0
-    for title, key in EN_HEADINGS:
-        try:
-            # Headings appear once in reading order; search after the previous one, so that
-            # "Goal" and "Action" match the headings, not the table of contents.
-            idx = next(i for i in range(cursor, len(lines)) if lines[i].strip() == title)
-        except StopIteration:
-            raise ValueError(f"seed {MATH_SEED}: heading {title!r} not found") from None
-        heading_at.append((idx, title, key))
-        cursor = idx + 1
+    heading_at = _headings_in_order(lines, EN_HEADINGS, MATH_SEED)
     sections: dict[str, EnSection] = {}
     for n, (idx, title, key) in enumerate(heading_at):
         end = heading_at[n + 1][0] if n + 1 < len(heading_at) else len(lines)
@@ -298,3 +315,66 @@ def _other_notes(body: list[str]) -> dict[str, EnSection]:
             raise ValueError(f"seed {MATH_SEED}: note {title!r} not found")
         out[key] = EnSection(key, title, line[len(title) + 1 :].strip())
     return out
+
+
+# --- seed 003 (Fluxxnomic) ------------------------------------------------------------------
+
+# Seed 003 headings (whole lines, in order) -> anchors (None: not a rules section).
+FLUXXNOMIC_HEADINGS: list[tuple[str, str | None]] = [
+    ("Items", "fluxxnomic-items"),
+    ("Hands", "fluxxnomic-hands"),
+    ("Cards", "fluxxnomic-cards"),
+    ("Card tables", None),  # the cards: faq/catalogs/fluxxnomic.json
+    ("Winning", "fluxxnomic-winning"),
+]
+# The parts of the "Cards" section cited on their own: anchor -> the words its first paragraph
+# starts with. Their titles are the project's words (the seed has no heading there).
+FLUXXNOMIC_SUBSECTIONS: list[tuple[str, str, str]] = [
+    ("fluxxnomic-phases", "All cards have a name and a description.", "Each phase"),
+    ("fluxxnomic-card-types", "Each card has a type,", "Card types"),
+]
+# Reading order of the Fluxxnomic sections (anchors are fixed: the engine cites them).
+FLUXXNOMIC_ANCHORS = ["fluxxnomic-items", "fluxxnomic-hands", "fluxxnomic-cards",
+                      "fluxxnomic-phases", "fluxxnomic-card-types", "fluxxnomic-winning"]
+
+
+@dataclass
+class NomicSection:
+    anchor: str
+    title_en: str
+    title_status: str  # "seed" (the seed's heading) or "project_words"
+    text_en: str  # the seed's paragraphs, verbatim, one per line
+    level: int
+    parent: str | None
+    heading: str  # the seed heading the text sits under
+
+
+def parse_fluxxnomic_003(text: str) -> list[NomicSection]:
+    """Seed 003's rules sections in reading order (FLUXXNOMIC_ANCHORS)."""
+    lines = text.splitlines()
+    found = _headings_in_order(lines, FLUXXNOMIC_HEADINGS, FLUXXNOMIC_SEED)
+    sections: list[NomicSection] = []
+    for n, (idx, title, anchor) in enumerate(found):
+        end = found[n + 1][0] if n + 1 < len(found) else len(lines)
+        body = [ln.rstrip() for ln in lines[idx + 1 : end] if ln.strip()]
+        if anchor is None:
+            continue
+        if anchor != "fluxxnomic-cards":
+            sections.append(NomicSection(anchor, title, "seed", "\n".join(body), 1, None, title))
+            continue
+        starts = [0]
+        for sub, first_words, _ in FLUXXNOMIC_SUBSECTIONS:
+            at = next((i for i, ln in enumerate(body) if ln.startswith(first_words)), None)
+            if at is None or at <= starts[-1]:
+                raise ValueError(f"seed {FLUXXNOMIC_SEED}: paragraph of {sub!r} not found")
+            starts.append(at)
+        starts.append(len(body))
+        sections.append(NomicSection(anchor, title, "seed", "\n".join(body[: starts[1]]), 1,
+                                     None, title))
+        for k, (sub, _, sub_title) in enumerate(FLUXXNOMIC_SUBSECTIONS, start=1):
+            sections.append(NomicSection(sub, sub_title, "project_words",
+                                         "\n".join(body[starts[k] : starts[k + 1]]), 2,
+                                         anchor, title))
+    if [s.anchor for s in sections] != FLUXXNOMIC_ANCHORS:
+        raise ValueError(f"seed {FLUXXNOMIC_SEED}: unexpected sections")
+    return sections

@@ -12,6 +12,10 @@ a document whose title or linked card names contain a whole phrase of the query 
 keeps more of its score (COVERAGE_FLOOR); and a card the query does not name gives way to the
 FAQ and rulebook passages that discuss it (CARD_UNNAMED). A query that is a source id
 ("002-63", "faq:004-q2", "setup", "card:math/draw_2") puts that source first.
+
+An `edition` narrows every kind that belongs to one: cards to that catalog's printings, FAQ
+entries to those the annotations place in that game (`faq_editions`); rulebook passages are the
+rules of every edition and always stay.
 """
 
 from __future__ import annotations
@@ -23,11 +27,16 @@ from typing import Any
 
 import sqlite_utils
 
+from ..catalog import EXPANSIONS
+from ..errors import ErrorItem, InputError
 from .store import CATALOG_NAMES as EDITION_ORDER
 from .store import FTS_COLUMNS, open_db
 from .text import ZH_STOPWORDS, english_terms, has_cjk, normalize, segmenter, translate_zh
 
 KINDS = ("faq", "rulebook", "card")
+# Characters of a query, for every caller (the API, the CLI): a longer text is no question, and
+# each extra word adds an OR-term for FTS to rank for nothing.
+MAX_QUERY = 500
 # bm25 weights for FTS_COLUMNS: f_title, f_names, f_en, f_zh, f_tags
 WEIGHTS = (6.0, 3.0, 1.0, 1.0, 1.5)
 PHRASE_BOOST = 0.5  # per whole query phrase found in a title or card name
@@ -109,6 +118,47 @@ def parse_query(text: str, db: sqlite_utils.Database) -> Query:
     return query
 
 
+def check_query_length(text: str, path: str = "/q") -> None:
+    """Refuse a query longer than MAX_QUERY (the same words for the API and the CLI)."""
+    if len(text) > MAX_QUERY:
+        raise InputError(ErrorItem(path, f"The query is longer than {MAX_QUERY} characters.",
+                                   f"查询超过 {MAX_QUERY} 个字符。"))
+
+
+def faq_editions(edition: str) -> tuple[str, ...]:
+    """The FAQ annotations' edition ids that place an entry in the game of `edition`.
+
+    The annotations call the rulebook deck with its Creepers and Surprises "fluxx" (see the
+    `edition_labels` table), so an expansion's entries are the ones placed in "fluxx".
+    """
+    return (edition, "fluxx") if edition in EXPANSIONS else (edition,)
+
+
+def faq_edition_clause(edition: str, table: str = "faq",
+                       prefix: str = "fe") -> tuple[str, dict[str, str]]:
+    """SQL that keeps the FAQ rows (of `table`) in `edition`'s game, and its named parameters.
+
+    An entry the annotations tie to no edition (`[]`) is a general one: it stays everywhere.
+    """
+    ids = faq_editions(edition)
+    names = [f"{prefix}{i}" for i in range(len(ids))]
+    clause = (f"(coalesce(json_array_length({table}.editions), 0) = 0"
+              f" or exists (select 1 from json_each({table}.editions)"
+              f" where value in ({', '.join(':' + n for n in names)})))")
+    return clause, dict(zip(names, ids, strict=True))
+
+
+def _edition_where(edition: str) -> tuple[str, dict[str, str]]:
+    """SQL over `docs` for an edition filter: its cards only, FAQ entries of its game only,
+    every rulebook passage (the rulebook is the rules of every edition)."""
+    faq_clause, params = faq_edition_clause(edition)
+    clause = ("(docs.kind not in ('card', 'faq')"
+              " or (docs.kind = 'card' and docs.edition = :edition)"
+              " or (docs.kind = 'faq' and exists (select 1 from faq where faq.id = docs.ref"
+              f" and {faq_clause})))")
+    return clause, {"edition": edition, **params}
+
+
 def _card_names_in(text: str, db: sqlite_utils.Database) -> list[str]:
     """The multi-word English card names that a query spells out ("get on with it")."""
     said = " " + " ".join(re.findall(r"\w+", text.lower())) + " "
@@ -129,7 +179,8 @@ def search(
 ) -> list[dict[str, Any]]:
     """The best matches for `query`, best first: id, kind, ref, title {en, zh}, snippet, url, score.
 
-    `kinds` restricts to "faq", "rulebook" and/or "card"; `edition` restricts cards.
+    `kinds` restricts to "faq", "rulebook" and/or "card"; `edition` keeps that catalog's cards
+    and the FAQ entries of its game (rulebook passages always stay).
     """
     if limit < 1:
         return []
@@ -152,8 +203,9 @@ def search(
         where.append(f"docs.kind in ({', '.join(f':k{i}' for i in range(len(names)))})")
         params.update({f"k{i}": k for i, k in enumerate(names)})
     if edition:
-        where.append("(docs.kind != 'card' or docs.edition = :edition)")
-        params["edition"] = edition
+        clause, extra = _edition_where(edition)
+        where.append(clause)
+        params.update(extra)
     weights = ", ".join(str(w) for w in WEIGHTS)
     sql = f"""
         select docs.*, bm25(docs_fts, {weights}) as rank
@@ -162,7 +214,7 @@ def search(
         order by rank limit :n
     """
     rows = [dict(r) for r in _rows(db, sql, params)]
-    direct = _direct_hit(query or "", db, kinds)
+    direct = _direct_hit(query or "", db, kinds, edition)
     concepts = parsed.concepts()
     for row in rows:
         row["score"] = (-row["rank"] * (1.0 + _boost(row, parsed))
@@ -182,8 +234,12 @@ def search(
             group = printings.pop(row["ref"], None)
             if group is None:
                 continue  # shown already
-            best = min(group, key=lambda r: EDITION_ORDER.index(r["edition"])
-                       if r["edition"] in EDITION_ORDER else len(EDITION_ORDER))
+            # the edition asked for first (the where-clause already keeps only its printings;
+            # this keeps the shown printing right should a group ever mix editions)
+            best = min(group, key=lambda r: (
+                r["edition"] != edition if edition else False,
+                EDITION_ORDER.index(r["edition"]) if r["edition"] in EDITION_ORDER
+                else len(EDITION_ORDER)))
             result = _result(dict(best, score=row["score"]), parsed)
             result["other_editions"] = [r["edition"] for r in group if r is not best]
         else:
@@ -199,10 +255,11 @@ def search(
 _ENTRY_ID = re.compile(r"\d{3}-(?:\d{2}|q\d)")
 
 
-def _direct_hit(text: str, db: sqlite_utils.Database,
-                kinds: Sequence[str] | None) -> dict[str, Any] | None:
+def _direct_hit(text: str, db: sqlite_utils.Database, kinds: Sequence[str] | None,
+                edition: str | None = None) -> dict[str, Any] | None:
     """A query that is a source id ("faq:002-63", "002-63", "rulebook:setup", "setup",
-    "card:math/draw_2") puts that source first."""
+    "card:math/draw_2") puts that source first, unless `edition` filters it out: "love" in
+    Math Fluxx must not bring back the rulebook deck's Love."""
     text = text.strip()
     if not text or " " in text:
         return None
@@ -211,8 +268,15 @@ def _direct_hit(text: str, db: sqlite_utils.Database,
         ids.append(f"faq:{text}")
     elif ":" not in text:
         ids.extend([f"rulebook:{text}", f"card:{text}"])
-    marks = ", ".join("?" * len(ids))
-    row = next(iter(_rows(db, f"select * from docs where source_id in ({marks})", ids)), None)
+        if edition:  # a card of another catalog is named card:<edition>/<id>
+            ids.append(f"card:{edition}/{text}")
+    params: dict[str, Any] = {f"id{i}": value for i, value in enumerate(ids)}
+    sql = f"select * from docs where source_id in ({', '.join(':' + k for k in params)})"
+    if edition:
+        clause, extra = _edition_where(edition)
+        sql += f" and {clause}"
+        params.update(extra)
+    row = next(iter(_rows(db, sql, params)), None)
     if row is None or (kinds and row["kind"] not in kinds):
         return None
     result = _result(dict(row, score=0.0), Query(text))

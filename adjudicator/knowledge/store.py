@@ -36,6 +36,7 @@ from .rulebook_seed import (
     PROJECT_EN_TITLES,
     GlossaryTerm,
     glossary_text,
+    parse_fluxxnomic_003,
     parse_glossary,
     parse_rulebook_000,
     parse_rulebook_004,
@@ -275,6 +276,8 @@ def _fill(db: sqlite_utils.Database, stamp: str) -> None:
     card_rows = [_card_row(c) for c in cards]
     faq_rows, faq_cards, faq_topics = _faq_rows(entries, faq_notes, card_rows)
     rule_rows = _rulebook_rows(text_000, text_004, glossary, zh_sections, titles)
+    rule_rows += _fluxxnomic_rows(seed_text(SEEDS["fluxxnomic"]),
+                                  _fluxxnomic_zh(root / "rulebook_zh.yaml"), len(rule_rows))
 
     db["meta"].insert_all(
         [
@@ -505,18 +508,75 @@ def _rulebook_rows(
     return rows
 
 
+def _fluxxnomic_zh(path: Path) -> dict[str, dict[str, str | None]]:
+    """The project's Chinese of the Fluxxnomic sections (rulebook_zh.yaml, `fluxxnomic_sections`):
+    anchor -> {"title_zh", "text_zh"}; empty where absent or malformed."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    except yaml.YAMLError as exc:
+        log.warning("%s: not valid YAML, ignored (%s)", path, exc)
+        data = None
+    items = data.get("fluxxnomic_sections") if isinstance(data, dict) else None
+    out: dict[str, dict[str, str | None]] = {}
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict) or not item.get("anchor"):
+            continue
+        title = item.get("title") if isinstance(item.get("title"), dict) else {}
+        out[str(item["anchor"])] = {"title_zh": (str(title.get("zh") or "").strip() or None),
+                                    "text_zh": (str(item.get("zh") or "").strip() or None)}
+    return out
+
+
+def _fluxxnomic_rows(
+    text_003: str, zh_sections: dict[str, dict[str, str | None]], after: int
+) -> list[dict[str, Any]]:
+    """The Fluxxnomic rules sections (seed 003, English; Chinese the project's translation),
+    after the `after` rulebook rows, as part "fluxxnomic" of the rulebook."""
+    rows: list[dict[str, Any]] = []
+    for section in parse_fluxxnomic_003(text_003):
+        zh = zh_sections.get(section.anchor, {})
+        rows.append({
+            "anchor": section.anchor,
+            "part": "fluxxnomic",
+            "level": section.level,
+            "parent": section.parent,
+            "title_en": section.title_en,
+            "title_en_status": section.title_status,
+            "title_zh": zh.get("title_zh") or section.title_en,
+            "text_en": section.text_en,
+            "text_zh": zh.get("text_zh"),
+            "en_status": "seed",
+            "zh_status": "project_translation" if zh.get("text_zh") else "missing",
+            "source": SEEDS["fluxxnomic"],
+            "en_source": f"{SEEDS['fluxxnomic']}: {section.heading}",
+            "order": after + len(rows) + 1,
+            "source_id": f"rulebook:{section.anchor}",
+            "url": f"/rulebook#{section.anchor}",
+            "notes": "[]",
+        })
+    return rows
+
+
 def _source_rows(faq: list[dict], rules: list[dict], cards: list[dict]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for r in faq:
         out.append({"id": r["source_id"], "kind": "faq", "ref": r["id"], "edition": None,
                     "title_en": r["title_en"], "title_zh": r["title_zh"], "url": r["url"]})
     for r in rules:
-        out.append({"id": r["source_id"], "kind": "rulebook", "ref": r["anchor"], "edition": None,
+        out.append({"id": r["source_id"], "kind": "rulebook", "ref": r["anchor"],
+                    "edition": _rule_edition(r),
                     "title_en": r["title_en"], "title_zh": r["title_zh"], "url": r["url"]})
     for r in cards:
         out.append({"id": r["source_id"], "kind": "card", "ref": r["id"], "edition": r["edition"],
                     "title_en": r["name_en"], "title_zh": r["name_zh"], "url": r["url"]})
     return out
+
+
+def _rule_edition(row: dict[str, Any]) -> str | None:
+    """The edition a rulebook section belongs to: "fluxxnomic" for seed 003's, else None."""
+    return "fluxxnomic" if row["part"] == "fluxxnomic" else None
 
 
 # --- the full-text index -------------------------------------------------------------------
@@ -564,7 +624,8 @@ def _index(
     for r in rules:
         notes = json.loads(r["notes"])
         docs.append({
-            "source_id": r["source_id"], "kind": "rulebook", "ref": r["anchor"], "edition": None,
+            "source_id": r["source_id"], "kind": "rulebook", "ref": r["anchor"],
+            "edition": _rule_edition(r),
             "title_en": r["title_en"], "title_zh": r["title_zh"], "url": r["url"],
             "raw_en": r["text_en"], "raw_zh": r["text_zh"],
             "f_title": _join([r["title_en"], seg.segment(r["title_zh"])]),

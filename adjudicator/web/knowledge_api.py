@@ -7,7 +7,8 @@ GET /api/cards?edition=fluxx    every card of a catalog
 GET /api/cards/<id>?edition=    one card (id or name), with its FAQ entries
 GET /api/rulebook               the rulebook sections in order, and the glossary
 GET /api/sources/<id>           is this citable source real, and where does it open
-GET /api/search?q=&kinds=&limit=  every kind of source, best first
+GET /api/search?q=&kinds=&limit=&edition=  every kind of source, best first; edition keeps
+                                that catalog's cards and its game's FAQ entries (rulebook stays)
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ from flask import Blueprint, jsonify, request
 from ..errors import ErrorItem, InputError
 from ..knowledge import queries
 from ..knowledge.appdb import close_db, get_db
-from ..knowledge.search import KINDS, search
+from ..knowledge.search import KINDS, check_query_length, search
 
 bp = Blueprint("knowledge_api", __name__)
 bp.teardown_app_request(close_db)
 
-MAX_QUERY = 500
-MAX_LIMIT = 100
+MAX_LIMIT = 100  # the query's length limit is search.MAX_QUERY, shared with the CLI
 
 
 def _query(required: bool) -> str | None:
@@ -35,9 +35,7 @@ def _query(required: bool) -> str | None:
             raise InputError(ErrorItem("/q", "The query q is missing or empty.",
                                        "缺少查询参数 q，或它是空的。"))
         return None
-    if len(q) > MAX_QUERY:
-        raise InputError(ErrorItem("/q", f"The query is longer than {MAX_QUERY} characters.",
-                                   f"查询超过 {MAX_QUERY} 个字符。"))
+    check_query_length(q)
     return q.strip()
 
 

@@ -76,7 +76,8 @@ def faq_list():
     db = store()
     everything = queries.list_faq(db=db)
     if query:
-        entries = queries.faq_search(query, limit=30, db=db)
+        # the filters the form sends with the words narrow the matches, as /api/faq does
+        entries = queries.faq_search(query, limit=30, db=db, **filters)
     elif any(filters.values()):
         entries = queries.list_faq(**filters, db=db)
     else:

@@ -224,7 +224,16 @@ def editor_load():
 def ruling_page():
     token = request.args.get("state")
     if not token:
-        return redirect(url_for("ui.editor"))
+        if wants_json():
+            # a JSON client cannot follow a redirect to the editor: say what is missing
+            raise InputError(ErrorItem(
+                "/state",
+                "No table state: /ruling needs ?state=... (a ruling's link), or POST the "
+                "table to /api/ruling.",
+                "缺少牌局：/ruling 需要 ?state=...（裁定的链接），或将牌局 POST 到 /api/ruling。",
+            ))
+        # to the editor, in the language asked for (?lang= outranks the cookie there too)
+        return redirect(url_for("ui.editor", lang=valid_lang(request.args.get("lang"))))
     data = decode_state(token)
     table = ui_referee.read_state(data)
     ruling = ui_referee.rule(table)
@@ -248,10 +257,17 @@ def ruling_post():
         values = form_from_state(data, current_lang()) if data else _default_values()
         return _editor(values, err.to_json(), state=data,
                        pasted=request.form.get("state_text", ""), status=err.status)
-    permalink = url_for("ui.ruling_page", state=encode_state(table.to_json()))
+    token = encode_state(table.to_json())
+    permalink = url_for("ui.ruling_page", state=token)
     if is_htmx():
-        return render_template("partials/ruling_result.html",
-                               **_ruling_context(table, ruling))
+        # the address bar gets the permalink (Back/forward and reloading keep the table), and
+        # the page's language switch is swapped (out of band) for links that keep it too
+        lang_links = {code: url_for("ui.ruling_page", state=token, lang=code) for code in LANGS}
+        response = Response(render_template("partials/ruling_result.html",
+                                            **_ruling_context(table, ruling),
+                                            lang_links=lang_links), mimetype="text/html")
+        response.headers["HX-Push-Url"] = permalink
+        return response
     return redirect(permalink, code=303)
 
 
@@ -260,16 +276,21 @@ def play_post():
     """ "What if I play this?": the outcomes of one play from the ruling's table."""
     check_csrf()
     table = ui_referee.read_state(decode_state(request.form.get("state", "")))
+    # the move a What-if button stands for (docs/PLAYS.md): a play, a Surprise answering the
+    # open chain, or closing the chain (`resolve`, no card: the chain's first card is named)
+    kind = request.form.get("kind") or "play"
     card = request.form.get("card", "")
     player = request.form.get("player") or table.active
-    answer = ui_referee.play(table, card, player)
+    answer = ui_referee.play(table, card, player, kind)
     if wants_json():
         return jsonify(answer)
+    if kind == "resolve" and table.pending:
+        card = table.pending[0].card
     context = {
-        "answer": answer, "card": card, "player": player,
+        "answer": answer, "card": card, "player": player, "kind": kind,
         "outcomes": [_outcome_context(o) for o in answer.get("outcomes", [])],
         "permalink": url_for("ui.ruling_page", state=encode_state(table.to_json())),
-        "edition": table.edition,
+        "edition": table.edition, "expansions": list(table.expansions),
     }
     template = "partials/play_result.html" if is_htmx() else "play.html"
     return render_template(template, **context)
@@ -302,6 +323,7 @@ def _ruling_context(table: Any, ruling: dict[str, Any]) -> dict[str, Any]:
         "json_url": url_for("ui.ruling_page", state=token, format="json"),
         "moves": ui_referee.moves_by_player(state, ruling),
         "active_hand": ui_referee.active_hand(state),
+        "whatif": ui_referee.whatif_moves(state, ruling),
     }
 
 

@@ -17,6 +17,7 @@ from flask import g
 from ..catalog import Card, catalog_for
 from ..errors import InputError
 from ..i18n import current_lang, pick
+from ..reader import UNKNOWN_CARD
 from ..state import TableState
 
 
@@ -41,11 +42,15 @@ def rule(table: TableState) -> dict[str, Any]:
     return ruling_for(table)
 
 
-def play(table: TableState, card: str, player: str | None) -> dict[str, Any]:
-    """The outcomes of playing `card` (the answer of POST /api/play)."""
+def play(table: TableState, card: str, player: str | None,
+         kind: str = "play") -> dict[str, Any]:
+    """The outcomes of a move (the answer of POST /api/play): playing `card`, a Surprise
+    answering the open chain (`kind="surprise"`), or closing the chain (`"resolve"`, no card)."""
     from ..play import play_response
 
-    request: dict[str, Any] = {"card": card}
+    request: dict[str, Any] = {"kind": kind} if kind != "play" else {}
+    if kind != "resolve":
+        request["card"] = card
     if player:
         request["player"] = player
     return play_response(table, request)
@@ -118,6 +123,21 @@ def moves_by_player(state: dict[str, Any], ruling: dict[str, Any]) -> list[dict[
     for move in ruling.get("legal_moves", []):
         groups.setdefault(move.get("player"), []).append(move)
     return [{"player": name, "moves": moves} for name, moves in groups.items()]
+
+
+def whatif_moves(state: dict[str, Any], ruling: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """player -> card -> the move kind its "What if" button posts: every known card of the
+    active hand is tried as a `play`; a card the ruling lists as a legal Surprise answering the
+    open chain (whoever holds it) as a `surprise`. An unknown card ("?") gets no button."""
+    buttons: dict[str, dict[str, str]] = {}
+    for player in state.get("players", []):
+        if player.get("name") == state.get("active"):
+            buttons[player["name"]] = {c: "play" for c in player.get("hand") or []
+                                       if isinstance(c, str) and c != UNKNOWN_CARD}
+    for move in ruling.get("legal_moves", []):
+        if move.get("kind") == "surprise" and move.get("card") not in (None, UNKNOWN_CARD):
+            buttons.setdefault(move.get("player"), {})[move["card"]] = "surprise"
+    return buttons
 
 
 def active_hand(state: dict[str, Any]) -> list[str]:

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from adjudicator.web.ui_forms import encode_state
+from tests.ui_pages import CHAIN, what_if
 
 try:
     from playwright.sync_api import Page, expect
@@ -75,7 +76,9 @@ def test_build_a_table_and_get_the_ruling(page: Page, shoot) -> None:
     expect(result.locator(".fact-discards")).to_contain_text("Bo must discard 1 from hand now")
     # the table is drawn as cards, the active player's hand with "What if I play this?"
     expect(page.locator("#result .seat-view.active .hand-card")).to_have_count(3)
-    assert page.url.endswith("/")  # the answer came inline
+    # the answer came inline, and the address bar holds its permalink (HX-Push-Url)
+    page.wait_for_url(re.compile(r"/ruling\?state=[A-Za-z0-9_-]+$"))
+    expect(page.locator("form#editor")).to_be_visible()
     shoot(page, "editor-ruling-desktop")
     assert not page.js_errors, page.js_errors
 
@@ -101,11 +104,7 @@ def test_paste_yaml_load_it_and_add_a_player(page: Page) -> None:
 
 
 def test_what_if_i_play_this(page: Page) -> None:
-    page.goto("/ruling?state=" + encode_state(TABLE))
-    card = page.locator(".seat-view.active .hand-card").filter(
-        has=page.locator("[data-card=draw_2]"))
-    card.get_by_role("button", name="What if I play this?").click()
-    answer = page.locator("#whatif .play-result")
+    answer = what_if(page, TABLE, "draw_2")
     expect(answer).to_contain_text("What if Ann plays Draw 2?")
     outcome = answer.locator(".outcome").first
     expect(outcome.locator(".banner")).to_be_visible()
@@ -210,3 +209,45 @@ def test_screenshots_desktop_and_phone(page: Page, phone_page: Page, shoot, name
         assert width <= view.viewport_size["width"], f"{name} is {width}px wide on {size}"
         shoot(view, f"{name}-{size}")
         assert not view.js_errors, view.js_errors  # no script error, no CSP violation
+
+
+# ---- QA's What-if and language-switch bugs (tests/test_ui_whatif_fixes.py pins the same pages
+# through Flask's test client): an inline ruling puts its permalink in the address bar; a
+# Surprise answering the open chain is tried as a Surprise, and resolving the chain has its own
+# button.
+PERMALINK = re.compile(r"/ruling\?state=[A-Za-z0-9_-]+$")
+
+
+def test_the_language_switch_after_an_inline_ruling_keeps_the_table(page: Page) -> None:
+    page.goto("/")
+    page.fill("input[name='players-0-name']", "Ann")
+    for query in ("draw 2", "和平"):  # the hand's card picker, first match
+        box = page.locator("textarea[name='players-0-hand'] + .picker input[type=search]")
+        box.fill(query)
+        expect(page.locator("textarea[name='players-0-hand'] + .picker li[role=option]")
+               .first).to_be_visible()
+        box.press("Enter")
+    page.fill("input[name='players-1-name']", "Bo")
+    page.fill("input[name='players-1-hand_size']", "3")
+    page.click("#get-ruling")
+    expect(page.locator("#result .verdict")).to_be_visible()
+    page.wait_for_url(PERMALINK)
+    permalink = page.url
+    page.get_by_role("link", name="中文").click()
+    expect(page.locator("html")).to_have_attribute("lang", "zh-Hans")
+    expect(page.locator(".verdict .fact-draw h3")).to_have_text("Ann 还须抓牌")
+    expect(page.locator(".seat-view.active .card[data-card=peace] .card-name")).to_have_text("和平")
+    page.go_back()
+    page.wait_for_url(permalink)
+    page.go_forward()
+    expect(page.locator(".seat-view.active .card[data-card=draw_2]")).to_be_visible()
+    assert not page.js_errors, page.js_errors
+
+
+def test_what_if_on_a_surprise_answering_the_chain(page: Page) -> None:
+    answer = what_if(page, CHAIN, "veto")
+    expect(answer).to_contain_text("What if Ann plays Veto!?")
+    expect(answer.locator(".banner.illegal")).to_have_count(0)
+    page.get_by_role("button", name="What if the chain is resolved now?").click()
+    expect(answer).to_contain_text("What if Ann resolves the chain of Trade Hands?")
+    assert not page.js_errors, page.js_errors

@@ -226,7 +226,11 @@
     });
 
     this.reload = function () {
-      return loadCatalog(form).then(function (loaded) { cards = loaded; drawChips(); });
+      return loadCatalog(form).then(function (loaded) {
+        cards = loaded;
+        drawChips();
+        if (!list.hidden) { drawList(); } // typed before the cards arrived: match them now
+      });
     };
     drawChips();
     this.reload();
