@@ -286,14 +286,18 @@ def play_post():
         return jsonify(answer)
     if kind == "resolve" and table.pending:
         card = table.pending[0].card
+    token = encode_state(table.to_json())
     context = {
         "answer": answer, "card": card, "player": player, "kind": kind,
         "outcomes": [_outcome_context(o) for o in answer.get("outcomes", [])],
-        "permalink": url_for("ui.ruling_page", state=encode_state(table.to_json())),
+        "permalink": url_for("ui.ruling_page", state=token),
         "edition": table.edition, "expansions": list(table.expansions),
     }
-    template = "partials/play_result.html" if is_htmx() else "play.html"
-    return render_template(template, **context)
+    if is_htmx():
+        return render_template("partials/play_result.html", **context)
+    # this page answers a POST: its language links lead to the ruling it came from (a GET)
+    lang_links = {code: url_for("ui.ruling_page", state=token, lang=code) for code in LANGS}
+    return render_template("play.html", **context, lang_links=lang_links)
 
 
 @bp.get("/lang/<code>")

@@ -161,6 +161,8 @@ def form_from_state(state: dict[str, Any], lang: str) -> dict[str, Any]:
                  for k in ("hand_at_start", "drawn", "played")},
         "draw_pile": names(draw_pile) if isinstance(draw_pile, list) else (
             "" if draw_pile is None else str(draw_pile)),
+        # a listed pile is edited one card per line (a textarea): a one-line field would lose it
+        "draw_pile_is_list": isinstance(draw_pile, list),
         "discard_pile": names(state.get("discard_pile")),
         "pending": "\n".join(
             f"{p.get('player', '')}: {_card_label(p.get('card'), lang, edition, expansions)}"

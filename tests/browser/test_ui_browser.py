@@ -251,3 +251,59 @@ def test_what_if_on_a_surprise_answering_the_chain(page: Page) -> None:
     page.get_by_role("button", name="What if the chain is resolved now?").click()
     expect(answer).to_contain_text("What if Ann resolves the chain of Trade Hands?")
     assert not page.js_errors, page.js_errors
+
+
+# ---- QA's editor bugs (tests/test_ui_qa_enter_edit_errors.py pins them through Flask's test
+# client): Enter in an ordinary editor field gets the ruling (it used to press the paste
+# section's hidden "Load into the editor", the form's first submit button); "Edit this table"
+# keeps a draw pile given as a list of cards.
+def fill_two_seats(page: Page) -> None:
+    page.goto("/")
+    page.fill("input[name='players-0-name']", "Ann")
+    page.fill("input[name='players-1-name']", "Bo")
+    page.fill("input[name='players-1-hand_size']", "2")
+
+
+@pytest.mark.parametrize("field", ["input[name='draw_pile']",
+                                   "input[name='players-1-hand_size']",
+                                   "textarea[name='rules'] + .picker input[type=search]"])
+def test_enter_in_a_field_gets_the_ruling(page: Page, field: str) -> None:
+    fill_two_seats(page)
+    page.fill("input[name='draw_pile']", "30")
+    box = page.locator(field)
+    if "search" in field:
+        box.fill("no card is called this")  # no match: Enter is not a pick
+    box.press("Enter")
+    expect(page.locator("#result .verdict")).to_be_visible()
+    page.wait_for_url(re.compile(r"/ruling\?state=[A-Za-z0-9_-]+$"))
+    assert not page.js_errors, page.js_errors
+
+
+def test_enter_gets_the_ruling_without_javascript(browser, live_server: str) -> None:
+    context = browser.new_context(java_script_enabled=False, base_url=live_server)
+    try:
+        page = context.new_page()
+        fill_two_seats(page)
+        page.fill("input[name='draw_pile']", "30")
+        page.press("input[name='draw_pile']", "Enter")
+        page.wait_for_url(re.compile(r"/ruling\?state="))
+        expect(page.locator(".verdict")).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_edit_this_table_keeps_a_listed_draw_pile(page: Page) -> None:
+    state = {"players": [{"name": "A", "hand_size": 1}, {"name": "B", "hand_size": 1}],
+             "active": "A", "draw_pile": ["Love", "Peace"]}
+    page.goto("/ruling?state=" + encode_state(state))
+    page.get_by_role("link", name="Edit this table").click()
+    page.wait_for_url(re.compile(r"/\?state="))
+    expect(page.locator("textarea[name='draw_pile'] + .picker .chip")).to_have_count(2)
+    page.click("#get-ruling")
+    expect(page.locator("#result .verdict")).to_be_visible()
+    expect(page.locator("#result .errors")).to_have_count(0)
+    page.wait_for_url(re.compile(r"/ruling\?state="))
+    assert '"draw_pile":["love","peace"]' in page.evaluate(
+        "() => atob(new URL(location.href).searchParams.get('state')"
+        ".replace(/-/g, '+').replace(/_/g, '/'))")
+    assert not page.js_errors, page.js_errors
