@@ -442,7 +442,7 @@ def _asked_keys(state: TableState, game: Catalog, action: dict[str, Any],
     closing the chain with it as the first link."""
     try:
         keys = _brave_keys(state, action, choices, seed, game)
-        ahead = None if keys else _as_first_link(state, game, action)
+        ahead = None if keys else _as_first_link(state, action, choices, seed)
         if ahead is not None:
             keys = _brave_keys(ahead, {"kind": "resolve"}, choices, seed, game)
     except InputError:
@@ -456,21 +456,17 @@ def _brave_keys(state: TableState, action: dict[str, Any], choices: dict[str, An
     return {t.arguments[0].name for t in _brave(facts, _game_of(state))}
 
 
-def _as_first_link(state: TableState, game: Catalog,
-                   action: dict[str, Any]) -> TableState | None:
-    """The table as it is while the card played waits as link 0 of the chain (docs/PLAYS.md)."""
+def _as_first_link(state: TableState, action: dict[str, Any], choices: dict[str, Any],
+                   seed: int | None) -> TableState | None:
+    """The table after the move when the engine puts the card in the Surprise chain (the one
+    outcome's `pending`, rules_asp/play_chain.lp), else None."""
     if action.get("kind", "play") != "play" or state.pending:
         return None
-    card = card_id(game, action.get("card"), "/play/card")
-    name = action.get("player") or state.active
-    holder = next((p for p in state.players if p.name == name), None)
-    if holder is None or holder.hand is None or card not in holder.hand:
+    result = apply_action(state, action, choices, seed, with_ruling=False, limit=1)
+    if not result.legal or len(result.outcomes) != 1:
         return None
-    hand = list(holder.hand)
-    hand.remove(card)
-    players = [replace(p, hand=hand, hand_size=len(hand)) if p is holder else p
-               for p in state.players]
-    return replace(state, players=players, pending=[PendingPlay(player=name, card=card)])
+    after = result.outcomes[0].state
+    return after if after.pending else None
 
 
 def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
