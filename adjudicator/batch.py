@@ -287,7 +287,9 @@ class _Job:
 
 def _alone(job: _Job) -> None:
     try:
-        job.solution = engine.solve(job.facts + job.common, edition=job.game[0],
+        # the common facts as a text of their own: the same object for every table of a game,
+        # so its facts are indexed once (relevance.index_text)
+        job.solution = engine.solve(job.facts, extra=[job.common], edition=job.game[0],
                                     expansions=job.game[1])
     except BaseException as exc:  # handed to the caller's thread, which raises it
         job.error = exc

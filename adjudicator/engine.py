@@ -30,6 +30,7 @@ import clingo
 import clingo.ast
 
 from .errors import ErrorItem, InputError
+from .relevance import Relevance
 from .resources import rules_dir
 
 HUB = "fluxx.lp"  # the full program: every hub
@@ -275,9 +276,13 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
     one way the engine grounds and solves (solve, and batch.py's renamed program)."""
     warnings: list[str] = []
     started = time.perf_counter()
-    ctl = clingo.Control(["--models=2", "--warn=all"], logger=_collector(warnings),
-                         message_limit=100)
-    add_statements(ctl, statements)
+    grounded_statements, left_out, body_rules = pruned(statements, texts)
+    analysed = time.perf_counter()
+    # a pruned program lacks rules the full one has: their heads' atoms would be reported as
+    # occurring in no rule head (the full programs are checked clean of it: tests/test_engine.py)
+    warn = ["--warn=all", "--warn=no-atom-undefined"] if left_out else ["--warn=all"]
+    ctl = clingo.Control(["--models=2", *warn], logger=_collector(warnings), message_limit=100)
+    add_statements(ctl, grounded_statements)
     for text in texts:
         ctl.add("base", [], text)
     ctl.ground([("base", [])])
@@ -292,15 +297,51 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
     models = len(found)
     symbols = found[0] if found else []
     done = time.perf_counter()
-    return Solution(models=models, symbols=symbols, warnings=warnings,
-                    stats=_stats(ctl, grounded - started, done - grounded))
+    stats = _stats(ctl, grounded - started, done - grounded)
+    stats["rules"] = body_rules - left_out
+    stats["rules_left_out"] = left_out
+    stats["prune_ms"] = round((analysed - started) * 1000, 3)
+    return Solution(models=models, symbols=symbols, warnings=warnings, stats=stats)
+
+
+# Leaving out the rules that cannot fire (relevance.py) is on unless FLUXX_PRUNE=0: the switch is
+# for comparing (tests/test_relevance.py, bench/rulings.py), the answers are the same.
+PRUNE_ENV = "FLUXX_PRUNE"
+_RELEVANCE: dict[int, tuple[Sequence[clingo.ast.AST], Relevance]] = {}
+_RELEVANCE_MAX = 64
+
+
+def pruning() -> bool:
+    return os.environ.get(PRUNE_ENV, "1") != "0"
+
+
+def pruned(statements: Sequence[clingo.ast.AST],
+           texts: Sequence[str]) -> tuple[Sequence[clingo.ast.AST], int, int]:
+    """`statements` without the rules that cannot fire with the facts `texts`, how many were
+    left out and how many rules with a body the program has (relevance.py). The analysis of a
+    program is made once and kept while the program is (the cached compositions always are)."""
+    analysis = _relevance(statements)
+    if not pruning():
+        return statements, 0, analysis.body_rules
+    kept, left_out = analysis.prune(texts)
+    return kept, left_out, analysis.body_rules
+
+
+def _relevance(statements: Sequence[clingo.ast.AST]) -> Relevance:
+    key = id(statements)
+    with _AST_LOCK:
+        entry = _RELEVANCE.get(key)
+        if entry is None or entry[0] is not statements:
+            if len(_RELEVANCE) >= _RELEVANCE_MAX:
+                _RELEVANCE.clear()
+            entry = _RELEVANCE[key] = (statements, Relevance(statements))
+    return entry[1]
 
 
 def _stats(ctl: clingo.Control, ground_s: float, solve_s: float) -> dict[str, float]:
-    lp = ctl.statistics.get("problem", {}).get("lp", {})
+    # the grounder's atoms, not clingo's `statistics` (building that dict took 0.4 ms a ruling)
     return {
         "ground_ms": round(ground_s * 1000, 3),
         "solve_ms": round(solve_s * 1000, 3),
-        "atoms": int(lp.get("atoms", 0)),
-        "rules": int(lp.get("rules", 0)),
+        "atoms": len(ctl.symbolic_atoms),
     }

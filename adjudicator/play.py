@@ -110,8 +110,10 @@ def _play_statements(edition: str | None = None,
     return engine.play_program(edition, expansions)
 
 
+@cache
 def _statements(game: tuple[str | None, tuple[str, ...]]) -> tuple[clingo.ast.AST, ...]:
-    """The rules program and the play program of the game (edition, expansions)."""
+    """The rules program and the play program of the game (edition, expansions): one tuple per
+    game, so the analysis of which rules can fire (engine.pruned) is made once for it."""
     edition, expansions = game
     return (engine.program(edition=edition, expansions=expansions)
             + _play_statements(edition, expansions))
@@ -137,8 +139,9 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     # the engine's time limit counts grounding too, so the clock starts before the Control
     started = time.perf_counter()
     ctl = clingo.Control(options)
-    # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
-    engine.add_statements(ctl, _statements(game))
+    # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them); the rules
+    # that cannot fire with these facts are left out (relevance.py)
+    engine.add_statements(ctl, engine.pruned(_statements(game), [facts])[0])
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     models: list[list[Term]] = []
@@ -153,7 +156,7 @@ def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[
     started = time.perf_counter()
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
-    engine.add_statements(ctl, _statements(game))
+    engine.add_statements(ctl, engine.pruned(_statements(game), [facts])[0])
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []

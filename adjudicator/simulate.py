@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,25 @@ class GameResult:
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
+
+
+def random_walk(seed: int, players: int, moves: int) -> Iterator[TableState]:
+    """The tables met along at most `moves` random legal moves from a fresh deal (the deal
+    first, each table before the move made on it); it stops at a win or with no move open.
+    Unlike `play_game` nothing is checked: the benchmarks and the tests that need mid-game
+    tables use it."""
+    rng = random.Random(seed)
+    state = deal(rng, players)
+    for _ in range(moves):
+        yield state
+        ruling = ruling_for(state)
+        actions = legal_actions(state, ruling)
+        if not actions or ruling.get("winner"):
+            return
+        result = apply_action(state, rng.choice(actions), seed=rng.randrange(1 << 30),
+                              with_ruling=False, sample=rng.randrange(1 << 30))
+        state = result.outcomes[0].state
+    yield state
 
 
 def play_game(seed: int, players: int = 3, max_steps: int = 200,

@@ -13,22 +13,12 @@ import random
 import time
 
 from adjudicator.play import apply_action, legal_actions
-from adjudicator.ruling import ruling_for
-from adjudicator.simulate import deal, simulate
+from adjudicator.simulate import random_walk, simulate
 
 
 def mid_game(seed: int, players: int, moves: int = 12):
     """A table some random moves into a game (the simulator's moves)."""
-    rng = random.Random(seed)
-    state = deal(rng, players)
-    for _ in range(moves):
-        ruling = ruling_for(state)
-        actions = legal_actions(state, ruling)
-        if not actions or ruling.get("winner"):
-            break
-        result = apply_action(state, rng.choice(actions), seed=rng.randrange(1 << 30),
-                              with_ruling=False, sample=rng.randrange(1 << 30))
-        state = result.outcomes[0].state
+    *_, state = random_walk(seed, players, moves)
     return state
 
 

@@ -100,6 +100,15 @@ def service(data: dict[str, Any]) -> str:
     return json.dumps(ruling_for(parse_state(data)), ensure_ascii=False)
 
 
+def service_unpruned(data: dict[str, Any]) -> str:
+    """The service with every rule grounded (FLUXX_PRUNE=0: adjudicator/relevance.py off)."""
+    os.environ[engine.PRUNE_ENV] = "0"
+    try:
+        return service(data)
+    finally:
+        os.environ.pop(engine.PRUNE_ENV, None)
+
+
 def _ground_and_solve(ctl: clingo.Control, facts: str) -> int:
     """Adds the facts, grounds and solves; the number of shown atoms (so nothing is skipped)."""
     ctl.add("base", [], facts)
@@ -255,12 +264,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.runs} timed runs per table; milliseconds\n")
     print("service: parse_state + ruling_for + json.dumps; bare: clingo loads the hub files of the "
           "table's game (edition and\nexpansions), grounds and solves the same facts; gr+sol: the "
-          "same with the parsed program cached;\nwall = median and p95 wall clock, cpu = median "
+          "same with the parsed program cached;\nall: the service grounding every rule "
+          "(FLUXX_PRUNE=0, no rule left out: adjudicator/relevance.py);\n"
+          "wall = median and p95 wall clock, cpu = median "
           "CPU time, min = fastest run\n"
           "(on a busy machine the fastest run is the closest to the cost on an idle one)\n")
     head = (f"{'table':<24}{'atoms':>6} | {'service':>7}{'p95':>7}{'cpu':>6}{'min':>6} | "
             f"{'bare':>7}{'p95':>7}{'cpu':>6}{'min':>6} | {'gr+sol':>6}{'min':>6} | "
-            f"{'ratio':>5}{'cpu':>6}{'min':>6}")
+            f"{'ratio':>5}{'cpu':>6}{'min':>6} | {'all':>5}")
     print(head)
     print("-" * len(head))
     medians: dict[str, float] = {}
@@ -271,9 +282,10 @@ def main(argv: list[str] | None = None) -> int:
         facts = state_facts(state)
         game = game_of(data)
         atoms = engine.solve(facts, edition=game[0], expansions=game[1]).stats["atoms"]
-        (svc, svc_cpu), (bare, bare_cpu), (floor, floor_cpu) = interleaved(
+        (svc, svc_cpu), (bare, bare_cpu), (floor, floor_cpu), (full, _) = interleaved(
             [lambda d=data: service(d), lambda f=facts, g=game: bare_clingo(f, g),
-             lambda f=facts, g=game: ground_solve(f, g)], args.runs)
+             lambda f=facts, g=game: ground_solve(f, g), lambda d=data: service_unpruned(d)],
+            args.runs)
         med = statistics.median
         m_svc, m_bare = med(svc), med(bare)
         medians[label] = m_svc
@@ -284,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{m_bare:>7.1f}{p95(bare):>7.1f}{med(bare_cpu):>6.1f}{min(bare):>6.1f} | "
               f"{med(floor):>6.1f}{min(floor):>6.1f} | "
               f"{m_svc / m_bare:>4.2f}x{med(svc_cpu) / med(bare_cpu):>5.2f}x"
-              f"{min(svc) / min(bare):>5.2f}x")
+              f"{min(svc) / min(bare):>5.2f}x | {med(full):>5.1f}")
         if args.profile:
             s = stages(data, max(10, args.runs // 4))
             print(f"{'':<24}stages: read {s['read']:.2f}, facts {s['facts']:.2f}, "

@@ -88,11 +88,12 @@ def test_exactly_one_answer_set_is_checked() -> None:
     assert engine.solve(facts, extra=[":- active(_)."]).models == 0
 
 
-@pytest.mark.parametrize("extra, key", [(["{ choice_for_test }."], "engine_many_models"),
+@pytest.mark.parametrize("added, key", [(["{ choice_for_test }."], "engine_many_models"),
                                         ([":- active(_)."], "engine_no_model")])
-def test_engine_failure_is_an_error_not_a_pick(monkeypatch, extra, key) -> None:
+def test_engine_failure_is_an_error_not_a_pick(monkeypatch, added, key) -> None:
     real = engine.solve
-    monkeypatch.setattr(engine, "solve", lambda facts, **game: real(facts, extra=extra, **game))
+    monkeypatch.setattr(engine, "solve", lambda facts, extra=(), **game: real(
+        facts, extra=[*extra, *added], **game))
     ruling = ruling_for(state())
     assert ruling["ok"] is False
     assert "winner" not in ruling

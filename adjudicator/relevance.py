@@ -1,0 +1,389 @@
+"""Which rules of a program can ever fire on a table: the rest is left out before grounding.
+
+Why: clingo grounds at about 16 us per rule with a body whatever the facts
+(bench/grounding_floor.py, "The floor of a fresh grounding"), and most rules concern cards,
+chains and situations that a given table does not have: on a 4-player table of the default game
+fewer than 200 of its 364 rules with a body can fire. Leaving the others out before grounding
+does not change the answer sets; it only saves the grounder's fixed cost per rule.
+
+The test is a sound over-approximation of what can be derived, on the program's own terms:
+
+- `possible(p(c1,...,_))`: some fact (of the program, or of the texts added with it) matches the
+  pattern, or some rule has a head atom that unifies with it and every positive body literal of
+  that rule, with the head's variables bound by the pattern's constants, is `possible`.
+  Recursion through a pattern already being examined counts as possible (cycles are never
+  pruned), so the test only errs towards keeping a rule.
+- A rule with a body is kept unless one of its positive body literals is not `possible`. Negative
+  literals, comparisons, aggregates and conditional literals are never used to drop a rule.
+- Anything not understood keeps everything: a head that is not a plain atom, a choice or a
+  disjunction of plain atoms, `#const` names (treated as unknown values), a text that is not
+  plain facts (`Relevance.index` then returns None), a program part other than `base`.
+
+The analysis of a table costs about as much as grounding the rules it drops, so each answer is
+kept with the questions it asked of the table's facts (`_Trace`); a later table whose facts answer
+them alike gets the same answer without a new analysis (at most `TRACES` per program).
+
+A pruned program lacks rules that the full one has, so clingo would report atoms of the dropped
+heads as "not occurring in any rule head": engine.py turns that message off for a pruned run
+(the full programs are checked clean of it, tests/test_engine.py). tests/test_relevance.py rules
+every scenario of the suite with and without the pruning and compares the answers.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import clingo
+import clingo.ast as ast
+from clingo.ast import ASTType
+
+# A pattern's argument: a constant (as clingo prints it) or None (anything).
+Args = tuple[str | None, ...]
+# A rule's argument before binding: ("c", constant), ("v", variable name) or None (anything).
+RuleArg = tuple[str, str] | None
+Signature = tuple[str, int]
+
+_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((.*)\))?\.\Z")
+# Answers kept per program: each is checked against a new table before a fresh analysis is made.
+TRACES = 16
+# Combinations of the program's facts followed when joining one rule body (beyond: kept).
+JOIN_LIMIT = 256
+_KNOWN = {ASTType.Rule, ASTType.Defined, ASTType.ShowSignature, ASTType.ShowTerm,
+          ASTType.Definition, ASTType.Program}
+
+
+@dataclass(frozen=True)
+class _Atom:
+    name: str
+    arity: int
+    args: tuple[RuleArg, ...]
+
+    @property
+    def signature(self) -> Signature:
+        return self.name, self.arity
+
+
+@dataclass
+class _Producer:
+    """A way to make an atom of one signature true: a head atom and its rule's positive body."""
+
+    head: tuple[RuleArg, ...]
+    body: tuple[_Atom, ...]
+
+
+@dataclass
+class FactIndex:
+    """Facts by signature; `lookup` answers "does any fact match this pattern"."""
+
+    facts: dict[Signature, list[Args]] = field(default_factory=dict)
+
+    def add(self, signature: Signature, args: Args) -> None:
+        self.facts.setdefault(signature, []).append(args)
+
+    def matches(self, signature: Signature, pattern: Args) -> bool:
+        return next(self.select(signature, pattern), None) is not None
+
+    def select(self, signature: Signature, pattern: Args) -> Iterator[Args]:
+        for args in self.facts.get(signature, ()):
+            for want, have in zip(pattern, args, strict=True):
+                if want is not None and have is not None and want != have:
+                    break
+            else:
+                yield args
+
+
+def _split_args(text: str) -> list[str] | None:
+    """Top-level comma-separated arguments (quotes and parentheses respected); None if odd."""
+    if '"' not in text and "(" not in text:
+        return text.split(",")
+    out: list[str] = []
+    depth = 0
+    current: list[str] = []
+    quoted = escaped = False
+    for ch in text:
+        if quoted:
+            current.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        if ch == "," and depth == 0:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if quoted or depth:
+        return None
+    out.append("".join(current))
+    return out
+
+
+@lru_cache(maxsize=256)
+def index_text(text: str) -> FactIndex | None:
+    """The facts of program text written one per line (adjudicator/facts.py), or None when the
+    text holds anything else (a rule, a directive): then nothing may be pruned. Cached: the
+    catalog's facts (facts.catalog_text) come with every ruling of a game; an index is never
+    changed once built."""
+    index = FactIndex()
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line or line.startswith("%"):
+            continue
+        found = _FACT.match(line)
+        if found is None or ":-" in line:
+            return None
+        name, inner = found.group(1), found.group(2)
+        if inner is None:
+            index.add((name, 0), ())
+            continue
+        parts = _split_args(inner)
+        if parts is None:
+            return None
+        # an interval (seat(0..3)), a pool or an operation stands for values not spelt out
+        args = tuple(None if (".." in a or ";" in a or not a) else a.strip() for a in parts)
+        index.add((name, len(args)), args)
+    return index
+
+
+class Relevance:
+    """The analysis of one parsed program, built once per program (engine.py caches it)."""
+
+    def __init__(self, statements: Sequence[ast.AST]) -> None:
+        self.enabled = True
+        self._consts: set[str] = set()
+        for s in statements:
+            if s.ast_type not in _KNOWN or (s.ast_type == ASTType.Program and s.name != "base"):
+                self.enabled = False
+            elif s.ast_type == ASTType.Definition:
+                self._consts.add(s.name)
+        self.statements = tuple(statements)
+        self.body_rules = sum(1 for s in statements if s.ast_type == ASTType.Rule and s.body)
+        self.static = FactIndex()
+        self.producers: dict[Signature, list[_Producer]] = {}
+        # index in `statements` -> positive body atoms of each rule with a body
+        self.rules: dict[int, tuple[_Atom, ...]] = {}
+        self._lock = threading.Lock()
+        self._traces: list[_Trace] = []
+        for i, s in enumerate(statements):
+            if s.ast_type != ASTType.Rule or not self.enabled:
+                continue
+            heads = self._heads(s.head)
+            if heads is None:
+                self.enabled = False
+                break
+            body = tuple(a for a in (self._body_atom(b) for b in s.body) if a is not None)
+            if not s.body and all(all(a is None or a[0] == "c" for a in h.args) for h in heads):
+                for h in heads:  # a fact of the program (or a choice of facts)
+                    self.static.add(h.signature, tuple(None if a is None else a[1] for a in h.args))
+                continue
+            for h in heads:
+                self.producers.setdefault(h.signature, []).append(_Producer(h.args, body))
+            if s.body:
+                self.rules[i] = body
+        # made true by the program's facts alone (or by the added facts: asked each time)
+        self.fact_only = frozenset(self.static.facts) - frozenset(self.producers)
+
+    # ---- reading the program ------------------------------------------------------------------
+    def _arg(self, term: ast.AST) -> RuleArg:
+        if term.ast_type == ASTType.SymbolicTerm:
+            sym = term.symbol
+            if sym.type in (clingo.SymbolType.Number, clingo.SymbolType.String):
+                return ("c", str(sym))
+            if sym.type == clingo.SymbolType.Function and not sym.arguments and sym.positive:
+                # a #const name is replaced by its value when grounding: unknown here
+                return None if sym.name in self._consts else ("c", str(sym))
+            return None
+        if term.ast_type == ASTType.Variable:
+            return None if term.name == "_" else ("v", term.name)
+        return None
+
+    def _atom(self, term: ast.AST) -> _Atom | None:
+        if term.ast_type == ASTType.Function and not term.external:
+            return _Atom(term.name, len(term.arguments),
+                         tuple(self._arg(a) for a in term.arguments))
+        if term.ast_type == ASTType.SymbolicTerm:
+            sym = term.symbol
+            if sym.type == clingo.SymbolType.Function and sym.positive and not sym.arguments:
+                return _Atom(sym.name, 0, ())
+        return None
+
+    def _plain(self, literal: ast.AST) -> _Atom | None:
+        if (literal.ast_type == ASTType.Literal and literal.sign == ast.Sign.NoSign
+                and literal.atom.ast_type == ASTType.SymbolicAtom):
+            return self._atom(literal.atom.symbol)
+        return None
+
+    def _heads(self, head: ast.AST) -> list[_Atom] | None:
+        """The atoms a head can make true; [] for an integrity constraint; None: not understood."""
+        if head.ast_type == ASTType.Literal:
+            if head.atom.ast_type == ASTType.BooleanConstant and not head.atom.value:
+                return []
+            if (head.sign == ast.Sign.NoSign and head.atom.ast_type == ASTType.SymbolicAtom
+                    and head.atom.symbol.ast_type == ASTType.Pool):
+                # `p(a;b).` is parsed as the pool of p(a) and p(b)
+                pooled = [self._atom(t) for t in head.atom.symbol.arguments]
+                return None if any(a is None for a in pooled) else [a for a in pooled if a]
+            atom = self._plain(head)
+            return None if atom is None else [atom]
+        if head.ast_type in (ASTType.Disjunction, ASTType.Aggregate):
+            out = [self._plain(e.literal) for e in head.elements]
+        elif head.ast_type == ASTType.HeadAggregate:
+            out = [self._plain(e.condition.literal) for e in head.elements]
+        else:
+            return None
+        return None if any(a is None for a in out) else [a for a in out if a is not None]
+
+    def _body_atom(self, literal: ast.AST) -> _Atom | None:
+        return self._plain(literal) if literal.ast_type == ASTType.Literal else None
+
+    # ---- one table ----------------------------------------------------------------------------
+    def prune(self, texts: Sequence[str]) -> tuple[Sequence[ast.AST], int]:
+        """The statements to ground with `texts`, and how many rules were left out (all of them
+        kept, 0, when the program or a text is not understood)."""
+        if not self.enabled:
+            return self.statements, 0
+        indexes = []
+        for text in texts:
+            found = index_text(text)
+            if found is None:
+                return self.statements, 0
+            indexes.append(found)
+        with self._lock:
+            traces = tuple(self._traces)
+        for trace in traces:
+            if trace.holds(indexes):
+                return trace.kept, trace.dropped
+        trace = self._trace(indexes)
+        with self._lock:
+            self._traces.insert(0, trace)
+            del self._traces[TRACES:]
+        return trace.kept, trace.dropped
+
+    def _trace(self, indexes: Sequence[FactIndex]) -> _Trace:
+        """Which rules cannot fire with the added facts `indexes`, and every question asked of
+        those facts on the way (the answer depends on nothing else)."""
+        probes: dict[tuple[int, Signature, Args], bool] = {}
+        memo: dict[tuple[Signature, Args], bool] = {}
+
+        def asked(sig: Signature, pattern: Args) -> bool:
+            """Does an added fact match? (recorded: the trace's questions)"""
+            found = False
+            for k, index in enumerate(indexes):
+                found = probes[(k, sig, pattern)] = index.matches(sig, pattern)
+                if found:
+                    break
+            return found
+
+        def possible(sig: Signature, pattern: Args) -> bool:
+            key = (sig, pattern)
+            known = memo.get(key)
+            if known is not None:
+                return known
+            memo[key] = True  # a cycle through this pattern: assume it can be derived
+            result = self.static.matches(sig, pattern) or asked(sig, pattern)
+            if not result:
+                for producer in self.producers.get(sig, ()):
+                    bound = _unify(producer.head, pattern)
+                    if bound is not None and satisfiable(producer.body, bound):
+                        result = True
+                        break
+            memo[key] = result
+            return result
+
+        def fits(atom: _Atom, bound: dict[str, str]) -> bool:
+            return possible(atom.signature, _instance(atom, bound))
+
+        def satisfiable(body: tuple[_Atom, ...], bound: dict[str, str]) -> bool:
+            """Could the body hold with `bound`? The atoms that only the program's own facts
+            make true are joined (their variables bound fact by fact, up to JOIN_LIMIT
+            combinations); every other atom is then checked with the bindings."""
+            joined = [a for a in body if a.signature in self.fact_only
+                      and not asked(a.signature, (None,) * a.arity)]
+            if not joined:
+                return all(fits(a, bound) for a in body)
+            rest = [a for a in body if a not in joined]
+            budget = [JOIN_LIMIT]
+
+            def join(i: int, bound: dict[str, str]) -> bool:
+                if i == len(joined):
+                    return all(fits(a, bound) for a in rest)
+                atom = joined[i]
+                for args in self.static.select(atom.signature, _instance(atom, bound)):
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        return True  # too many combinations to follow: assume it can hold
+                    more = _extend(bound, atom.args, args)
+                    if more is not None and join(i + 1, more):
+                        return True
+                return False
+
+            return join(0, bound)
+
+        dropped = {i for i, body in self.rules.items() if not satisfiable(body, {})}
+        # with rules dropped the engine turns off the message that `#defined` silences, and every
+        # part is `base`: neither kind of statement is worth adding
+        idle = (ASTType.Defined, ASTType.Program) if dropped else ()
+        kept = tuple(s for i, s in enumerate(self.statements)
+                     if i not in dropped and s.ast_type not in idle)
+        return _Trace(len(indexes), tuple(probes.items()), kept, len(dropped))
+
+
+@dataclass(frozen=True)
+class _Trace:
+    """One answer of `Relevance`: it stands for any facts that answer its probes alike."""
+
+    texts: int
+    probes: tuple[tuple[tuple[int, Signature, Args], bool], ...]
+    kept: tuple[ast.AST, ...]
+    dropped: int
+
+    def holds(self, indexes: Sequence[FactIndex]) -> bool:
+        return len(indexes) == self.texts and all(
+            indexes[k].matches(sig, pattern) == result
+            for (k, sig, pattern), result in self.probes)
+
+
+def _instance(atom: _Atom, bound: dict[str, str]) -> Args:
+    return tuple(None if a is None else (a[1] if a[0] == "c" else bound.get(a[1]))
+                 for a in atom.args)
+
+
+def _extend(bound: dict[str, str], args: tuple[RuleArg, ...],
+            values: Args) -> dict[str, str] | None:
+    """`bound` plus the variables of `args` bound to a fact's `values`; None on a clash."""
+    more = dict(bound)
+    for a, value in zip(args, values, strict=True):
+        if a is None or value is None or a[0] != "v":
+            continue
+        if more.setdefault(a[1], value) != value:
+            return None
+    return more
+
+
+def _unify(head: tuple[RuleArg, ...], pattern: Args) -> dict[str, str] | None:
+    bound: dict[str, str] = {}
+    for h, want in zip(head, pattern, strict=True):
+        if h is None or want is None:
+            continue
+        kind, value = h
+        if kind == "c":
+            if value != want:
+                return None
+        elif bound.setdefault(value, want) != want:
+            return None
+    return bound

@@ -1,0 +1,225 @@
+"""Leaving out the rules that cannot fire (adjudicator/relevance.py) changes no ruling.
+
+The analysis is checked two ways: on small programs whose answer is known, and by ruling every
+scenario table of the suite, the benchmark's crowded table and tables met in simulated games
+with the pruning on and off (FLUXX_PRUNE) and comparing the whole rulings.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import clingo
+import pytest
+
+from adjudicator import engine, play, relevance
+from adjudicator.reader import parse_state
+from adjudicator.ruling import ruling_for
+from adjudicator.simulate import random_walk
+from adjudicator.state import TableState
+from tests.test_play import CASES as PLAY_CASES
+from tests.test_play import PLAYABLE, full_table
+from tests.test_scenarios import CASES
+
+
+def parse(text: str) -> list[clingo.ast.AST]:
+    out: list[clingo.ast.AST] = []
+    clingo.ast.parse_string(text, lambda s: out.append(s)
+                            if s.ast_type != clingo.ast.ASTType.Comment else None)
+    return out
+
+
+def kept_rules(program: str, *facts: str) -> list[str]:
+    statements = parse(program)
+    kept, _ = relevance.Relevance(statements).prune(list(facts))
+    return [str(s) for s in kept if s.ast_type == clingo.ast.ASTType.Rule and s.body]
+
+
+def shown(statements: Any, facts: str) -> list[str]:
+    ctl = clingo.Control(["--warn=none"])
+    engine.add_statements(ctl, statements)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    out: list[str] = []
+    ctl.solve(on_model=lambda m: out.extend(sorted(map(str, m.symbols(shown=True)))))
+    return out
+
+
+# ---- the analysis on programs whose answer is known ---------------------------------------------
+PROGRAM = """
+in_force(C) :- rule(C), not superseded(C).
+bonus(poor_bonus, 1) :- in_force(poor_bonus), poor.
+bonus(rich_bonus, 1) :- in_force(rich_bonus).
+poor :- seat(S), keepers(S, 0).
+total(N) :- N = #sum { B, C : bonus(C, B) }.
+"""
+
+
+def test_a_rule_whose_card_is_not_on_the_table_is_left_out() -> None:
+    kept = kept_rules(PROGRAM, "rule(poor_bonus).\nseat(0).\nkeepers(0,0).")
+    assert not any(r.startswith("bonus(rich_bonus") for r in kept)
+    assert any(r.startswith("bonus(poor_bonus") for r in kept)
+    assert any(r.startswith("total(") for r in kept)  # an aggregate never drops a rule
+
+
+def test_a_rule_is_kept_when_its_card_is_there() -> None:
+    kept = kept_rules(PROGRAM, "rule(rich_bonus).")
+    assert any(r.startswith("bonus(rich_bonus") for r in kept)
+    assert not any(r.startswith("bonus(poor_bonus") for r in kept)  # nor is poor_bonus derivable
+
+
+def test_negative_literals_and_comparisons_never_drop_a_rule() -> None:
+    kept = kept_rules("a :- b, not c.\nd :- e(N), N > 100.\nb. e(1).", "")
+    assert len(kept) == 2
+
+
+def test_recursion_is_kept() -> None:
+    program = "reach(X,Y) :- edge(X,Y).\nreach(X,Z) :- reach(X,Y), edge(Y,Z).\nloop :- reach(a,a)."
+    kept = kept_rules(program, "edge(a,b).\nedge(b,a).")
+    assert len(kept) == 3
+    assert shown(parse(program), "edge(a,b).\nedge(b,a).").count("loop") == 1
+
+
+def test_a_head_variable_binds_the_body() -> None:
+    program = "p(X) :- q(X).\nr :- p(a).\ns :- p(b)."
+    kept = kept_rules(program, "q(a).")
+    assert "r :- p(a)." in kept and "s :- p(b)." not in kept
+
+
+def test_const_names_are_unknown_values() -> None:
+    # `n` is replaced by 3 when grounding: a literal naming it must not be judged by the name
+    kept = kept_rules("#const n = 3.\nbig :- size(n).", "size(3).")
+    assert kept == ["big :- size(3)."] or kept == ["big :- size(n)."]
+
+
+def test_a_text_that_is_not_plain_facts_keeps_everything() -> None:
+    statements = parse(PROGRAM)
+    analysis = relevance.Relevance(statements)
+    kept, left_out = analysis.prune(["rule(x).", "rule(rich_bonus) :- seat(0)."])
+    assert left_out == 0 and tuple(kept) == tuple(statements)
+
+
+def test_quoted_names_and_nested_terms_in_facts() -> None:
+    program = 'hit :- name(0, "A, \\"b\\"").\nmiss :- name(0, "B").\nt :- tup((1,2)).'
+    kept = kept_rules(program, 'name(0,"A, \\"b\\"").\ntup((1,2)).')
+    assert "miss" not in " ".join(kept)
+    assert any(r.startswith("hit") for r in kept)
+
+
+def test_an_answer_is_reused_only_by_facts_that_answer_alike() -> None:
+    analysis = relevance.Relevance(parse(PROGRAM))
+    first, _ = analysis.prune(["rule(poor_bonus)."])
+    again, _ = analysis.prune(["rule(poor_bonus).\nunread(3)."])  # no rule asks for it
+    other, _ = analysis.prune(["rule(rich_bonus)."])
+    assert again is first
+    assert other is not first
+    assert any("rich_bonus" in str(s) for s in other)
+
+
+def test_pruned_and_full_programs_agree_on_a_small_program() -> None:
+    statements = parse(PROGRAM)
+    for facts in ("rule(poor_bonus).\nseat(0).\nkeepers(0,0).", "rule(rich_bonus).", ""):
+        kept, _ = relevance.Relevance(statements).prune([facts])
+        assert shown(kept, facts) == shown(statements, facts)
+
+
+# ---- whole rulings with and without the pruning -------------------------------------------------
+def without_stats(ruling: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ruling.items() if k != "engine"}
+
+
+def both_ways(state: TableState, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engine.PRUNE_ENV, "1")
+    pruned = ruling_for(state)
+    monkeypatch.setenv(engine.PRUNE_ENV, "0")
+    full = ruling_for(state)
+    assert full["engine"].get("rules_left_out") == 0
+    assert pruned["engine"].get("warnings") == full["engine"].get("warnings")
+    assert without_stats(pruned) == without_stats(full)
+
+
+RULED = [(cid, c) for cid, c in CASES if "expect_error" not in c]
+
+
+@pytest.mark.parametrize("case", [c for _, c in RULED], ids=[cid for cid, _ in RULED])
+def test_every_scenario_rules_alike(case: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    both_ways(parse_state(case["state"]), monkeypatch)
+
+
+def test_rules_are_left_out_of_an_ordinary_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engine.PRUNE_ENV, "1")
+    state = parse_state({"players": [{"name": "Ann", "hand": ["Jackpot"]},
+                                     {"name": "Bo", "hand_size": 3}], "active": "Ann"})
+    assert ruling_for(state)["engine"]["rules_left_out"] > 100
+
+
+def test_the_crowded_table_rules_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench.rulings import crowded_table
+    both_ways(parse_state(crowded_table()), monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_simulated_tables_rule_alike(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables met along a game of random legal moves (3 players, up to 10 moves)."""
+    for state in random_walk(seed, 3, 10):
+        both_ways(state, monkeypatch)
+
+
+# ---- plays with and without the pruning ---------------------------------------------------------
+def without_engine(value: Any) -> Any:
+    """A play response without the engine's figures (they differ: that is the point)."""
+    if isinstance(value, dict):
+        return {k: without_engine(v) for k, v in value.items() if k != "engine"}
+    if isinstance(value, list):
+        return [without_engine(v) for v in value]
+    return value
+
+
+def normal(response: dict[str, Any]) -> dict[str, Any]:
+    """A play response without the engine's figures, its outcomes in a fixed order: the solver
+    meets the answer sets of a smaller program in another order."""
+    out = without_engine(response)
+    out["outcomes"] = sorted(out["outcomes"], key=lambda o: json.dumps(o, sort_keys=True))
+    return out
+
+
+def all_outcomes(state: TableState, move: dict[str, Any]) -> list[str]:
+    result = play.apply_action(state, {"kind": "play", **move}, limit=100_000,
+                               with_ruling=False)
+    return sorted(json.dumps(o.to_json(), sort_keys=True) for o in result.outcomes)
+
+
+def plays_alike(state_data: dict[str, Any], move: dict[str, Any],
+                monkeypatch: pytest.MonkeyPatch) -> None:
+    state = parse_state(state_data)
+    monkeypatch.setenv(engine.PRUNE_ENV, "1")
+    pruned = normal(play.play_response(state, dict(move)))
+    monkeypatch.setenv(engine.PRUNE_ENV, "0")
+    full = normal(play.play_response(state, dict(move)))
+    if not full.get("outcomes_truncated"):
+        assert pruned == full
+        return
+    # past MAX_OUTCOMES each lists the first outcomes its solver met: the same number, and
+    # all of them are outcomes of the move (every outcome, enumerated both ways, is the same)
+    assert len(pruned["outcomes"]) == len(full["outcomes"])
+    assert {k: v for k, v in pruned.items() if k != "outcomes"} == {
+        k: v for k, v in full.items() if k != "outcomes"}
+    everything = all_outcomes(state, move)
+    monkeypatch.setenv(engine.PRUNE_ENV, "1")
+    assert all_outcomes(state, move) == everything
+    listed = {json.dumps({k: v for k, v in o.items() if k != "ruling"}, sort_keys=True)
+              for o in pruned["outcomes"]}
+    assert listed <= {json.dumps({k: v for k, v in json.loads(o).items() if k != "ruling"},
+                                 sort_keys=True) for o in everything}
+
+
+@pytest.mark.parametrize("case", [c for _, c in PLAY_CASES], ids=[cid for cid, _ in PLAY_CASES])
+def test_every_play_scenario_plays_alike(case: dict[str, Any],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    plays_alike(case["state"], case["play"], monkeypatch)
+
+
+@pytest.mark.parametrize("card", PLAYABLE)
+def test_every_card_plays_alike(card: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    plays_alike(full_table(card), {"card": card}, monkeypatch)
