@@ -77,9 +77,13 @@ class _Producer:
 
 @dataclass
 class FactIndex:
-    """Facts by signature; `lookup` answers "does any fact match this pattern"."""
+    """Facts by signature; `matches` answers "does any fact match this pattern"."""
 
     facts: dict[Signature, list[Args]] = field(default_factory=dict)
+    # (signature, positions) -> the facts' values at those positions, or None when some fact
+    # has no single value there (an interval): built on first use, never changed
+    _projections: dict[tuple[Signature, tuple[int, ...]], set[Args] | None] = field(
+        default_factory=dict)
 
     def add(self, signature: Signature, args: Args) -> None:
         self.facts.setdefault(signature, []).append(args)
@@ -94,6 +98,26 @@ class FactIndex:
                     break
             else:
                 yield args
+
+    def has(self, signature: Signature, positions: tuple[int, ...], values: Args) -> bool:
+        """`matches` for a pattern with `values` at `positions` and anything elsewhere, by a
+        set lookup (a trace asks the same few hundred questions of every new table)."""
+        if not positions:
+            return bool(self.facts.get(signature))
+        key = (signature, positions)
+        try:
+            projection = self._projections[key]
+        except KeyError:
+            facts = self.facts.get(signature, ())
+            projection = None if any(a[i] is None for a in facts for i in positions) else {
+                tuple(a[i] for i in positions) for a in facts}
+            self._projections[key] = projection
+        if projection is None:
+            pattern: list[str | None] = [None] * len(self.facts[signature][0])
+            for i, v in zip(positions, values, strict=True):
+                pattern[i] = v
+            return self.matches(signature, tuple(pattern))
+        return values in projection
 
 
 def _split_args(text: str) -> list[str] | None:
@@ -267,11 +291,11 @@ class Relevance:
             traces = tuple(self._traces)
         for trace in traces:
             if trace.holds(indexes):
-                return trace.kept, trace.dropped
-        trace = self._trace(indexes)
-        with self._lock:
-            self._traces.insert(0, trace)
-            del self._traces[TRACES:]
+                break
+        else:
+            trace = self._trace(indexes)
+        with self._lock:  # the most recently used first: it is tried first next time
+            self._traces = [trace, *(t for t in self._traces if t is not trace)][:TRACES]
         return trace.kept, trace.dropped
 
     def _trace(self, indexes: Sequence[FactIndex]) -> _Trace:
@@ -340,22 +364,36 @@ class Relevance:
         idle = (ASTType.Defined, ASTType.Program) if dropped else ()
         kept = tuple(s for i, s in enumerate(self.statements)
                      if i not in dropped and s.ast_type not in idle)
-        return _Trace(len(indexes), tuple(probes.items()), kept, len(dropped))
+        return _Trace.made(indexes, probes, kept, len(dropped))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Trace:
     """One answer of `Relevance`: it stands for any facts that answer its probes alike."""
 
-    texts: int
-    probes: tuple[tuple[tuple[int, Signature, Args], bool], ...]
+    sources: tuple[FactIndex, ...]  # the indexes it was made with
+    # (text number, signature, positions, values at them) -> the answer
+    probes: tuple[tuple[int, Signature, tuple[int, ...], Args, bool], ...]
     kept: tuple[ast.AST, ...]
     dropped: int
 
+    @classmethod
+    def made(cls, sources: Sequence[FactIndex],
+             probes: dict[tuple[int, Signature, Args], bool],
+             kept: tuple[ast.AST, ...], dropped: int) -> _Trace:
+        asked = []
+        for (k, sig, pattern), result in probes.items():
+            positions = tuple(i for i, v in enumerate(pattern) if v is not None)
+            asked.append((k, sig, positions, tuple(pattern[i] for i in positions), result))
+        return cls(tuple(sources), tuple(asked), kept, dropped)
+
     def holds(self, indexes: Sequence[FactIndex]) -> bool:
-        return len(indexes) == self.texts and all(
-            indexes[k].matches(sig, pattern) == result
-            for (k, sig, pattern), result in self.probes)
+        if len(indexes) != len(self.sources):
+            return False
+        # the same index object (a cached text: the catalog's facts) answers alike
+        same = [a is b for a, b in zip(indexes, self.sources, strict=True)]
+        return all(same[k] or indexes[k].has(sig, positions, values) == result
+                   for k, sig, positions, values, result in self.probes)
 
 
 def _instance(atom: _Atom, bound: dict[str, str]) -> Args:

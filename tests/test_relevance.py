@@ -117,6 +117,18 @@ def test_an_answer_is_reused_only_by_facts_that_answer_alike() -> None:
     assert any("rich_bonus" in str(s) for s in other)
 
 
+def test_answers_kept_are_bounded_and_the_last_used_comes_first() -> None:
+    n = relevance.TRACES + 4
+    analysis = relevance.Relevance(parse("\n".join(f"hit({i}) :- rule(c{i})." for i in range(n))))
+    answers = [analysis.prune([f"rule(c{i})."])[0] for i in range(n)]
+    assert len(analysis._traces) == relevance.TRACES
+    assert analysis._traces[0].kept is answers[-1]
+    again, _ = analysis.prune([f"rule(c{n - 3})."])
+    assert again is answers[n - 3] and analysis._traces[0].kept is again
+    first, _ = analysis.prune(["rule(c0)."])  # forgotten: made again, the same rules kept
+    assert first is not answers[0] and [str(s) for s in first] == [str(s) for s in answers[0]]
+
+
 def test_pruned_and_full_programs_agree_on_a_small_program() -> None:
     statements = parse(PROGRAM)
     for facts in ("rule(poor_bonus).\nseat(0).\nkeepers(0,0).", "rule(rich_bonus).", ""):
