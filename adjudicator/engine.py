@@ -305,7 +305,8 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
 
 
 # Leaving out the rules that cannot fire (relevance.py) is on unless FLUXX_PRUNE=0: the switch is
-# for comparing (tests/test_relevance.py, bench/rulings.py), the answers are the same.
+# for comparing (tests/test_relevance.py, bench/rulings.py): the answer sets are the same, though
+# the solver may meet them in another order (a play's outcomes; a seeded random pick).
 PRUNE_ENV = "FLUXX_PRUNE"
 _RELEVANCE: dict[int, tuple[Sequence[clingo.ast.AST], Relevance]] = {}
 _RELEVANCE_MAX = 64

@@ -4,7 +4,9 @@ Why: clingo grounds at about 16 us per rule with a body whatever the facts
 (bench/grounding_floor.py, "The floor of a fresh grounding"), and most rules concern cards,
 chains and situations that a given table does not have: on a 4-player table of the default game
 fewer than 200 of its 364 rules with a body can fire. Leaving the others out before grounding
-does not change the answer sets; it only saves the grounder's fixed cost per rule.
+does not change the answer sets; it only saves the grounder's fixed cost per rule. (The solver
+may meet them in another order: a play lists its outcomes in another order, and a seeded random
+pick, the simulator's, may fall on another outcome; each stays the same from run to run.)
 
 The test is a sound over-approximation of what can be derived, on the program's own terms:
 
@@ -15,9 +17,12 @@ The test is a sound over-approximation of what can be derived, on the program's 
   pruned), so the test only errs towards keeping a rule.
 - A rule with a body is kept unless one of its positive body literals is not `possible`. Negative
   literals, comparisons, aggregates and conditional literals are never used to drop a rule.
-- Anything not understood keeps everything: a head that is not a plain atom, a choice or a
-  disjunction of plain atoms, `#const` names (treated as unknown values), a text that is not
-  plain facts (`Relevance.index` then returns None), a program part other than `base`.
+- Anything not understood keeps everything: a head that is not a plain atom, a pool, a choice
+  or a disjunction of plain atoms; a program part other than `base`; a text that is not plain
+  facts one per line (`index_text` returns None); a fact naming a `#const` of the program
+  (clingo replaces it there too); a derivation deeper than Python's stack. A `#const` name in
+  the program and a fact's argument not written as clingo prints its value (1+1, 0x2) are
+  "anything".
 
 The analysis of a table costs about as much as grounding the rules it drops, so each answer is
 kept with the questions it asked of the table's facts (`_Trace`); a later table whose facts answer
@@ -47,7 +52,11 @@ Args = tuple[str | None, ...]
 RuleArg = tuple[str, str] | None
 Signature = tuple[str, int]
 
-_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)(?:\((.*)\))?\.\Z")
+_FACT = re.compile(r"(_*[a-z][A-Za-z0-9_']*)(?:\((.*)\))?\.\Z")
+# A value written the way clingo prints it (a number, a name, a string): anything else (1+1, 0x2,
+# (a), f()) is compared as "anything", since its text is not the text of its value.
+_VALUE = re.compile(r"""(0|-?[1-9][0-9]*|(_*[a-z][A-Za-z0-9_']*)|"(?:[^"\\]|\\.)*")\Z""")
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 # Answers kept per program: each is checked against a new table before a fresh analysis is made.
 TRACES = 16
 # Combinations of the program's facts followed when joining one rule body (beyond: kept).
@@ -80,6 +89,7 @@ class FactIndex:
     """Facts by signature; `matches` answers "does any fact match this pattern"."""
 
     facts: dict[Signature, list[Args]] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)  # the plain names among the values
     # (signature, positions) -> the facts' values at those positions, or None when some fact
     # has no single value there (an interval): built on first use, never changed
     _projections: dict[tuple[Signature, tuple[int, ...]], set[Args] | None] = field(
@@ -121,9 +131,12 @@ class FactIndex:
 
 
 def _split_args(text: str) -> list[str] | None:
-    """Top-level comma-separated arguments (quotes and parentheses respected); None if odd."""
+    """Top-level comma-separated arguments (quotes and parentheses respected); None if odd, or
+    if a `;` at the top level makes a pool of atoms (p(a,b;c) is p(a,b) and p(c))."""
+    if not text.strip():
+        return None  # p() is the atom p
     if '"' not in text and "(" not in text:
-        return text.split(",")
+        return None if ";" in text else text.split(",")
     out: list[str] = []
     depth = 0
     current: list[str] = []
@@ -146,6 +159,8 @@ def _split_args(text: str) -> list[str] | None:
             depth -= 1
             if depth < 0:
                 return None
+        elif ch == ";" and depth == 0:
+            return None
         if ch == "," and depth == 0:
             out.append("".join(current))
             current = []
@@ -160,12 +175,14 @@ def _split_args(text: str) -> list[str] | None:
 @lru_cache(maxsize=256)
 def index_text(text: str) -> FactIndex | None:
     """The facts of program text written one per line (adjudicator/facts.py), or None when the
-    text holds anything else (a rule, a directive): then nothing may be pruned. Cached: the
-    catalog's facts (facts.catalog_text) come with every ruling of a game; an index is never
-    changed once built."""
+    text holds anything else (a rule, a directive, a block comment, a pool of atoms): then
+    nothing may be pruned. Cached: the catalog's facts (facts.catalog_text) come with every
+    ruling of a game; an index is never changed once built."""
     index = FactIndex()
     for raw in text.split("\n"):
         line = raw.strip()
+        if "%*" in line or "*%" in line:
+            return None
         if not line or line.startswith("%"):
             continue
         found = _FACT.match(line)
@@ -178,10 +195,21 @@ def index_text(text: str) -> FactIndex | None:
         parts = _split_args(inner)
         if parts is None:
             return None
-        # an interval (seat(0..3)), a pool or an operation stands for values not spelt out
-        args = tuple(None if (".." in a or ";" in a or not a) else a.strip() for a in parts)
-        index.add((name, len(args)), args)
+        index.add((name, len(parts)), tuple(_value(a.strip(), index) for a in parts))
     return index
+
+
+def _value(text: str, index: FactIndex) -> str | None:
+    """An argument as clingo prints its value, or None ("anything": an interval, an operation,
+    a term clingo would print otherwise)."""
+    found = _VALUE.match(text)
+    if found is None:
+        return None
+    if found.group(2) is not None:
+        index.names.add(text)  # a name a #const of the program could replace
+    elif text[0] != '"' and not _INT_MIN <= int(text) <= _INT_MAX:
+        return None
+    return text
 
 
 class Relevance:
@@ -289,11 +317,16 @@ class Relevance:
             indexes.append(found)
         with self._lock:
             traces = tuple(self._traces)
+        if self._consts and any(self._consts & index.names for index in indexes):
+            return self.statements, 0  # clingo replaces those names in the facts too
         for trace in traces:
             if trace.holds(indexes):
                 break
         else:
-            trace = self._trace(indexes)
+            try:
+                trace = self._trace(indexes)
+            except RecursionError:  # derivations deeper than Python's stack: keep every rule
+                return self.statements, 0
         with self._lock:  # the most recently used first: it is tried first next time
             self._traces = [trace, *(t for t in self._traces if t is not trace)][:TRACES]
         return trace.kept, trace.dropped

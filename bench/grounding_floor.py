@@ -135,28 +135,36 @@ def programs(runs: int, cost_us: float) -> dict[str, tuple[int, float]]:
 
 
 def stages(runs: int) -> dict[str, float]:
-    print("\n3. a lone 4-player ruling of the default game, stage by stage (median ms)")
+    print("\n3. a lone 4-player ruling of the default game, stage by stage (median ms), as the "
+          "engine runs it:\n   the rules it cannot fire left out (adjudicator/relevance.py; the "
+          "table's answer already known)")
     data = seated_table(4, 1)
     state = parse_state(data)
     game = catalog_for("fluxx")
-    facts = table_facts(state, game) + catalog_text(game)
+    texts = [table_facts(state, game), catalog_text(game)]
     statements = engine.program(edition="fluxx")
-    names = ["control", "add rules", "add facts", "ground", "solve+read", "statistics", "free"]
+    names = ["control", "prune", "add rules", "add facts", "ground", "solve+read", "atoms",
+             "free"]
     samples: dict[str, list[float]] = {n: [] for n in names}
+    kept, left_out, body_rules = engine.pruned(statements, texts)
     for _ in range(runs):
         marks = [time.perf_counter()]
-        ctl = clingo.Control(["--models=2", "--warn=all"], logger=quiet)
+        ctl = clingo.Control(["--models=2", "--warn=all", "--warn=no-atom-undefined"],
+                             logger=quiet)
         marks.append(time.perf_counter())
-        engine.add_statements(ctl, statements)
+        kept, left_out, body_rules = engine.pruned(statements, texts)
         marks.append(time.perf_counter())
-        ctl.add("base", [], facts)
+        engine.add_statements(ctl, kept)
+        marks.append(time.perf_counter())
+        for text in texts:
+            ctl.add("base", [], text)
         marks.append(time.perf_counter())
         ctl.ground([("base", [])])
         marks.append(time.perf_counter())
         with ctl.solve(yield_=True) as handle:
             shown = [list(m.symbols(shown=True)) for m in handle]
         marks.append(time.perf_counter())
-        ctl.statistics.get("problem")
+        len(ctl.symbolic_atoms)
         marks.append(time.perf_counter())
         del ctl
         marks.append(time.perf_counter())
@@ -165,12 +173,14 @@ def stages(runs: int) -> dict[str, float]:
             samples[name].append((b - a) * 1000)
     medians = {n: statistics.median(v) for n, v in samples.items()}
     whole = median_ms(lambda: ruling_for(parse_state(data)), runs)
-    engine_ms = median_ms(lambda: engine.solve(facts, edition="fluxx"), runs)
+    engine_ms = median_ms(lambda: engine.solve(texts[0], extra=[texts[1]], edition="fluxx"), runs)
     for name in names:
         print(f"   {name:<12}{medians[name]:>7.2f}")
     print(f"   {'sum':<12}{sum(medians.values()):>7.2f}   (engine.solve alone: {engine_ms:.2f})")
+    print(f"   rules grounded: {body_rules - left_out} of {body_rules} "
+          f"({left_out} left out)")
     print(f"   whole ruling (read, facts, engine, render): {whole:.2f}")
-    return dict(medians, whole=whole, engine=engine_ms)
+    return dict(medians, whole=whole, engine=engine_ms, grounded=body_rules - left_out)
 
 
 def gil_calls() -> None:
@@ -214,15 +224,15 @@ def main(argv: list[str] | None = None) -> int:
     gil_calls()
     rules, empty = games["fluxx"]
     own_cost = empty * 1000 / rules
-    outside = (medians["control"] + medians["add rules"] + medians["add facts"]
-               + medians["solve+read"] + medians["statistics"] + medians["free"]
+    outside = (medians["control"] + medians["prune"] + medians["add rules"]
+               + medians["add facts"] + medians["solve+read"] + medians["atoms"] + medians["free"]
                + max(0.0, medians["whole"] - medians["engine"]))
     left = 5.0 - outside
     print(f"\nthe default game's program grounds at about {own_cost:.1f} us per rule with a body "
           f"({rules} rules, {empty:.2f} ms with no table);")
-    print(f"a lone ruling spends {outside:.2f} ms outside grounding (Control, rules, facts, "
-          f"solving, statistics, freeing, reading and rendering) and {medians['ground']:.2f} ms "
-          "grounding;")
+    print(f"a lone ruling spends {outside:.2f} ms outside grounding (Control, pruning, rules, "
+          f"facts, solving, atoms, freeing, reading and rendering) and {medians['ground']:.2f} "
+          f"ms grounding its {medians['grounded']:.0f} rules;")
     if left > 0:
         room = int(left * 1000 / own_cost)
         print(f"within 5 ms, grounding would have {left:.2f} ms: about {room} rules of this kind")
