@@ -330,6 +330,11 @@ def pruned(statements: Sequence[clingo.ast.AST],
 
 def _relevance(statements: Sequence[clingo.ast.AST]) -> Relevance:
     key = id(statements)
+    # every ruling passes here: a dict lookup needs no lock, only building one (it reads the
+    # shared AST) takes the engine's lock
+    entry = _RELEVANCE.get(key)
+    if entry is not None and entry[0] is statements:
+        return entry[1]
     with _AST_LOCK:
         entry = _RELEVANCE.get(key)
         if entry is None or entry[0] is not statements:

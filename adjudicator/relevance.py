@@ -315,10 +315,10 @@ class Relevance:
             if found is None:
                 return self.statements, 0
             indexes.append(found)
-        with self._lock:
-            traces = tuple(self._traces)
         if self._consts and any(self._consts & index.names for index in indexes):
             return self.statements, 0  # clingo replaces those names in the facts too
+        with self._lock:
+            traces = tuple(self._traces)
         for trace in traces:
             if trace.holds(indexes):
                 break

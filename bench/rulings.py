@@ -102,11 +102,15 @@ def service(data: dict[str, Any]) -> str:
 
 def service_unpruned(data: dict[str, Any]) -> str:
     """The service with every rule grounded (FLUXX_PRUNE=0: adjudicator/relevance.py off)."""
+    before = os.environ.get(engine.PRUNE_ENV)
     os.environ[engine.PRUNE_ENV] = "0"
     try:
         return service(data)
     finally:
-        os.environ.pop(engine.PRUNE_ENV, None)
+        if before is None:
+            del os.environ[engine.PRUNE_ENV]
+        else:
+            os.environ[engine.PRUNE_ENV] = before
 
 
 def _ground_and_solve(ctl: clingo.Control, facts: str) -> int:
