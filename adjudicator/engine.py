@@ -30,7 +30,7 @@ import clingo
 import clingo.ast
 
 from .errors import ErrorItem, InputError
-from .relevance import Relevance
+from .relevance import Plan, Relevance
 from .resources import rules_dir
 
 HUB = "fluxx.lp"  # the full program: every hub
@@ -276,14 +276,15 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
     one way the engine grounds and solves (solve, and batch.py's renamed program)."""
     warnings: list[str] = []
     started = time.perf_counter()
-    grounded_statements, left_out, body_rules = pruned(statements, texts)
+    grounding = plan(statements, texts)
     analysed = time.perf_counter()
-    # a pruned program lacks rules the full one has: their heads' atoms would be reported as
-    # occurring in no rule head (the full programs are checked clean of it: tests/test_engine.py)
-    warn = ["--warn=all", "--warn=no-atom-undefined"] if left_out else ["--warn=all"]
+    # a pruned program lacks rules and facts the full one has: atoms of the rules' heads, or of
+    # facts no kept rule could join, would be reported as occurring in no rule head (the full
+    # programs are checked clean of it: tests/test_engine.py)
+    warn = ["--warn=all", "--warn=no-atom-undefined"] if grounding.pruned else ["--warn=all"]
     ctl = clingo.Control(["--models=2", *warn], logger=_collector(warnings), message_limit=100)
-    add_statements(ctl, grounded_statements)
-    for text in texts:
+    add_statements(ctl, grounding.statements)
+    for text in grounding.texts:
         ctl.add("base", [], text)
     ctl.ground([("base", [])])
     grounded = time.perf_counter()
@@ -298,8 +299,9 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
     symbols = found[0] if found else []
     done = time.perf_counter()
     stats = _stats(ctl, grounded - started, done - grounded)
-    stats["rules"] = body_rules - left_out
-    stats["rules_left_out"] = left_out
+    stats["rules"] = _relevance(statements).body_rules - grounding.rules_left_out
+    stats["rules_left_out"] = grounding.rules_left_out
+    stats["facts_left_out"] = grounding.facts_left_out
     stats["prune_ms"] = round((analysed - started) * 1000, 3)
     return Solution(models=models, symbols=symbols, warnings=warnings, stats=stats)
 
@@ -316,16 +318,23 @@ def pruning() -> bool:
     return os.environ.get(PRUNE_ENV, "1") != "0"
 
 
-def pruned(statements: Sequence[clingo.ast.AST],
-           texts: Sequence[str]) -> tuple[Sequence[clingo.ast.AST], int, int]:
-    """`statements` without the rules that cannot fire with the facts `texts`, how many were
-    left out and how many rules with a body the program has (relevance.py). The analysis of a
-    program is made once and kept while the program is (the cached compositions always are)."""
+def plan(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Plan:
+    """What to ground for the facts `texts`: `statements` without the rules that cannot fire and
+    the facts no kept statement reads, and `texts` without such facts (relevance.py). The
+    analysis of a program is made once and kept while the program is (the cached compositions
+    always are)."""
     analysis = _relevance(statements)
     if not pruning():
-        return statements, 0, analysis.body_rules
-    kept, left_out = analysis.prune(texts)
-    return kept, left_out, analysis.body_rules
+        return Plan(statements, tuple(texts), 0, 0)
+    return analysis.plan(texts)
+
+
+def pruned(statements: Sequence[clingo.ast.AST],
+           texts: Sequence[str]) -> tuple[Sequence[clingo.ast.AST], int, int]:
+    """`plan`'s statements, how many rules it left out and how many rules with a body the
+    program has."""
+    grounding = plan(statements, texts)
+    return grounding.statements, grounding.rules_left_out, _relevance(statements).body_rules
 
 
 def _relevance(statements: Sequence[clingo.ast.AST]) -> Relevance:

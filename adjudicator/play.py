@@ -141,8 +141,9 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     ctl = clingo.Control(options)
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them); the rules
     # that cannot fire with these facts are left out (relevance.py)
-    engine.add_statements(ctl, engine.pruned(_statements(game), [facts])[0])
-    ctl.add("base", [], facts)
+    grounding = engine.plan(_statements(game), [facts])
+    engine.add_statements(ctl, grounding.statements)
+    ctl.add("base", [], grounding.texts[0])
     ctl.ground([("base", [])])
     models: list[list[Term]] = []
     engine.solve_within(ctl, started,
@@ -156,8 +157,9 @@ def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[
     started = time.perf_counter()
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
-    engine.add_statements(ctl, engine.pruned(_statements(game), [facts])[0])
-    ctl.add("base", [], facts)
+    grounding = engine.plan(_statements(game), [facts])
+    engine.add_statements(ctl, grounding.statements)
+    ctl.add("base", [], grounding.texts[0])
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []
 

@@ -4,7 +4,8 @@ Why: clingo grounds at about 16 us per rule with a body whatever the facts
 (bench/grounding_floor.py, "The floor of a fresh grounding"), and most rules concern cards,
 chains and situations that a given table does not have: on a 4-player table of the default game
 fewer than 200 of its 364 rules with a body can fire. Leaving the others out before grounding
-does not change the answer sets; it only saves the grounder's fixed cost per rule. (The solver
+does not change the shown atoms of any answer set; it only saves the grounder's fixed cost per
+rule. (The solver
 may meet them in another order: a play lists its outcomes in another order, and a seeded random
 pick, the simulator's, may fall on another outcome; each stays the same from run to run.)
 
@@ -23,6 +24,14 @@ The test is a sound over-approximation of what can be derived, on the program's 
   (clingo replaces it there too); a derivation deeper than Python's stack. A `#const` name in
   the program and a fact's argument not written as clingo prints its value (1+1, 0x2) are
   "anything".
+
+Then, backwards from what is shown (`Relevance.plan`): a normal rule whose head no kept statement
+reads and no `#show` names is left out too (repeatedly; the splitting theorem keeps the shown
+atoms of every answer set), and so is every fact no kept statement can read: a fact of the
+program whose signature only positive body atoms read, none of whose rules could join it, and a
+line of a facts text whose signature nothing reads. A signature read under negation, in an
+aggregate, a condition or a `#show` keeps all its facts; choices and disjunctions are never left
+out; without any `#show` (every atom shown) no rule is left out this way.
 
 The analysis of a table costs about as much as grounding the rules it drops, so each answer is
 kept with the questions it asked of the table's facts (`_Trace`); a later table whose facts answer
@@ -90,6 +99,9 @@ class FactIndex:
 
     facts: dict[Signature, list[Args]] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)  # the plain names among the values
+    # the text's fact lines with their signatures (index_text), so that a text can be passed
+    # on without the facts no kept rule reads
+    lines: list[tuple[Signature, str]] = field(default_factory=list)
     # (signature, positions) -> the facts' values at those positions, or None when some fact
     # has no single value there (an interval): built on first use, never changed
     _projections: dict[tuple[Signature, tuple[int, ...]], set[Args] | None] = field(
@@ -191,11 +203,13 @@ def index_text(text: str) -> FactIndex | None:
         name, inner = found.group(1), found.group(2)
         if inner is None:
             index.add((name, 0), ())
+            index.lines.append(((name, 0), line))
             continue
         parts = _split_args(inner)
         if parts is None:
             return None
         index.add((name, len(parts)), tuple(_value(a.strip(), index) for a in parts))
+        index.lines.append(((name, len(parts)), line))
     return index
 
 
@@ -249,6 +263,32 @@ class Relevance:
                 self.rules[i] = body
         # made true by the program's facts alone (or by the added facts: asked each time)
         self.fact_only = frozenset(self.static.facts) - frozenset(self.producers)
+        # what each statement reads other than through the positive body atoms of `rules`
+        # (negated, in an aggregate or a condition, shown): None when not understood
+        self.loose: dict[int, frozenset[Signature] | None] = {}
+        # the program's plain facts (not a choice), each with the atoms it makes true
+        self.plain_facts: dict[int, tuple[tuple[Signature, Args], ...]] = {}
+        # normal rules with a body (a plain atom or a pool of them as head): their signatures
+        self.normal: dict[int, tuple[Signature, ...]] = {}
+        # whether the program says what it shows (without #show every atom is shown)
+        self.shows = any(s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)
+                         for s in statements)
+        if self.enabled:
+            for i, s in enumerate(statements):
+                self.loose[i] = self._loose(s)
+                if (i in self.rules and s.head.ast_type == ASTType.Literal
+                        and s.head.sign == ast.Sign.NoSign):
+                    heads = self._heads(s.head)
+                    if heads:
+                        self.normal[i] = tuple(h.signature for h in heads)
+                if (s.ast_type == ASTType.Rule and not s.body
+                        and s.head.ast_type == ASTType.Literal and i not in self.rules):
+                    heads = self._heads(s.head) or []
+                    if heads and all(all(a is not None and a[0] == "c" for a in h.args)
+                                     for h in heads):
+                        self.plain_facts[i] = tuple(
+                            (h.signature, tuple(a[1] for a in h.args if a is not None))
+                            for h in heads)
 
     # ---- reading the program ------------------------------------------------------------------
     def _arg(self, term: ast.AST) -> RuleArg:
@@ -303,20 +343,62 @@ class Relevance:
     def _body_atom(self, literal: ast.AST) -> _Atom | None:
         return self._plain(literal) if literal.ast_type == ASTType.Literal else None
 
+    def _loose(self, statement: ast.AST) -> frozenset[Signature] | None:
+        """The signatures `statement` reads other than as a positive body atom of `rules` (a
+        plain head is written, not read); None if some atom is not understood."""
+        found: set[Signature] = set()
+        if statement.ast_type == ASTType.ShowSignature:
+            return frozenset({(statement.name, statement.arity)})
+        if statement.ast_type == ASTType.Rule:
+            parts: list[ast.AST] = [b for b in statement.body if self._body_atom(b) is None]
+            head = statement.head
+            if head.ast_type != ASTType.Literal or head.sign != ast.Sign.NoSign:
+                parts.append(head)
+        elif statement.ast_type == ASTType.ShowTerm:
+            parts = list(statement.body)
+        else:
+            return frozenset()
+        return frozenset(found) if all(_reads(p, found) for p in parts) else None
+
+    def _reading(self, dropped: set[int]) -> tuple[
+            set[Signature] | None, dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
+        """What the statements not in `dropped` read: the signatures read loosely (None if some
+        atom is not understood), and the positive body atoms of rules by signature."""
+        reads: set[Signature] = set()
+        joins: dict[Signature, list[tuple[tuple[_Atom, ...], int]]] = {}
+        for i in range(len(self.statements)):
+            if i in dropped or i in self.plain_facts:
+                continue
+            loose = self.loose.get(i)
+            if loose is None:
+                return None, joins
+            reads |= loose
+            body = self.rules.get(i, ())
+            for j, atom in enumerate(body):
+                joins.setdefault(atom.signature, []).append((body, j))
+        return reads, joins
+
     # ---- one table ----------------------------------------------------------------------------
     def prune(self, texts: Sequence[str]) -> tuple[Sequence[ast.AST], int]:
         """The statements to ground with `texts`, and how many rules were left out (all of them
         kept, 0, when the program or a text is not understood)."""
+        plan = self.plan(texts)
+        return plan.statements, plan.rules_left_out
+
+    def plan(self, texts: Sequence[str]) -> Plan:
+        """What to ground for the facts `texts`: the statements without the rules that cannot
+        fire and the facts no kept statement reads, and the texts without such facts."""
+        whole = Plan(self.statements, tuple(texts), 0, 0)
         if not self.enabled:
-            return self.statements, 0
+            return whole
         indexes = []
         for text in texts:
             found = index_text(text)
             if found is None:
-                return self.statements, 0
+                return whole
             indexes.append(found)
         if self._consts and any(self._consts & index.names for index in indexes):
-            return self.statements, 0  # clingo replaces those names in the facts too
+            return whole  # clingo replaces those names in the facts too
         with self._lock:
             traces = tuple(self._traces)
         for trace in traces:
@@ -326,10 +408,14 @@ class Relevance:
             try:
                 trace = self._trace(indexes)
             except RecursionError:  # derivations deeper than Python's stack: keep every rule
-                return self.statements, 0
+                return whole
         with self._lock:  # the most recently used first: it is tried first next time
             self._traces = [trace, *(t for t in self._traces if t is not trace)][:TRACES]
-        return trace.kept, trace.dropped
+        passed = tuple(trace.text(k, index, text)
+                       for k, (index, text) in enumerate(zip(indexes, texts, strict=True)))
+        lines_out = sum(len(index.lines) for index in indexes) - sum(
+            0 if not t else t.count("\n") + 1 for t in passed)
+        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out)
 
     def _trace(self, indexes: Sequence[FactIndex]) -> _Trace:
         """Which rules cannot fire with the added facts `indexes`, and every question asked of
@@ -392,12 +478,46 @@ class Relevance:
             return join(0, bound)
 
         dropped = {i for i, body in self.rules.items() if not satisfiable(body, {})}
-        # with rules dropped the engine turns off the message that `#defined` silences, and every
-        # part is `base`: neither kind of statement is worth adding
-        idle = (ASTType.Defined, ASTType.Program) if dropped else ()
+        # What the kept statements read: a signature read loosely keeps all its facts; one read
+        # only as positive body atoms keeps the facts that some kept rule could join. A normal
+        # rule whose head no kept statement reads (nor shows) is left out too, until none is:
+        # each such rule's atoms are then read only by rules already left out, so every
+        # answer set of the rest extends to exactly one of the whole (the splitting theorem).
+        while True:
+            reads, joins = self._reading(dropped)
+            if reads is None or not self.shows:
+                break
+            unread = {i for i, heads in self.normal.items()
+                      if i not in dropped and not any(sig in reads or sig in joins
+                                                      for sig in heads)}
+            if not unread:
+                break
+            dropped |= unread
+        understood = reads is not None
+        reads = reads or set()
+
+        def needed(sig: Signature, values: Args) -> bool:
+            if sig in reads:
+                return True
+            for body, j in joins.get(sig, ()):
+                bound = _extend({}, body[j].args, values, constants=True)
+                if bound is not None and satisfiable(body[:j] + body[j + 1:], bound):
+                    return True
+            return False
+
+        unread = set() if not understood else {
+            i for i, heads in self.plain_facts.items()
+            if not any(needed(sig, values) for sig, values in heads)}
+        texts: tuple[str | None, ...] = (None,) * len(indexes)
+        if understood:
+            texts = tuple(_lines(index, reads | set(joins)) for index in indexes)
+        # with anything left out the engine turns off the message that `#defined` silences, and
+        # every part is `base`: neither kind of statement is worth adding
+        idle = (ASTType.Defined, ASTType.Program) if dropped or unread else ()
         kept = tuple(s for i, s in enumerate(self.statements)
-                     if i not in dropped and s.ast_type not in idle)
-        return _Trace.made(indexes, probes, kept, len(dropped))
+                     if i not in dropped and i not in unread and s.ast_type not in idle)
+        return _Trace.made(indexes, probes, kept, len(dropped), texts,
+                           frozenset(reads | set(joins)) if understood else None, len(unread))
 
 
 @dataclass(frozen=True, eq=False)
@@ -409,16 +529,29 @@ class _Trace:
     probes: tuple[tuple[int, Signature, tuple[int, ...], Args, bool], ...]
     kept: tuple[ast.AST, ...]
     dropped: int
+    # each source's text without the facts no kept statement reads (None: pass it whole)
+    texts: tuple[str | None, ...]
+    wanted: frozenset[Signature] | None  # the signatures the kept statements read
+    facts_out: int  # the program's facts left out
 
     @classmethod
     def made(cls, sources: Sequence[FactIndex],
              probes: dict[tuple[int, Signature, Args], bool],
-             kept: tuple[ast.AST, ...], dropped: int) -> _Trace:
+             kept: tuple[ast.AST, ...], dropped: int, texts: tuple[str | None, ...],
+             wanted: frozenset[Signature] | None, facts_out: int) -> _Trace:
         asked = []
         for (k, sig, pattern), result in probes.items():
             positions = tuple(i for i, v in enumerate(pattern) if v is not None)
             asked.append((k, sig, positions, tuple(pattern[i] for i in positions), result))
-        return cls(tuple(sources), tuple(asked), kept, dropped)
+        return cls(tuple(sources), tuple(asked), kept, dropped, texts, wanted, facts_out)
+
+    def text(self, k: int, index: FactIndex, text: str) -> str:
+        """The text to ground for source `k`: made once for the index the trace was made with
+        (a cached text: the catalog's facts), filtered by signature for any other."""
+        if self.wanted is None:
+            return text
+        made = self.texts[k] if index is self.sources[k] else None
+        return made if made is not None else _lines(index, self.wanted)
 
     def holds(self, indexes: Sequence[FactIndex]) -> bool:
         if len(indexes) != len(self.sources):
@@ -429,21 +562,71 @@ class _Trace:
                    for k, sig, positions, values, result in self.probes)
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What to ground for one table (Relevance.plan)."""
+
+    statements: Sequence[ast.AST]
+    texts: tuple[str, ...]
+    rules_left_out: int
+    facts_left_out: int  # the program's facts and the texts' facts no kept statement reads
+
+    @property
+    def pruned(self) -> bool:
+        return bool(self.rules_left_out or self.facts_left_out)
+
+
+def _lines(index: FactIndex, wanted: frozenset[Signature] | set[Signature]) -> str:
+    return "\n".join(line for sig, line in index.lines if sig in wanted)
+
+
 def _instance(atom: _Atom, bound: dict[str, str]) -> Args:
     return tuple(None if a is None else (a[1] if a[0] == "c" else bound.get(a[1]))
                  for a in atom.args)
 
 
 def _extend(bound: dict[str, str], args: tuple[RuleArg, ...],
-            values: Args) -> dict[str, str] | None:
-    """`bound` plus the variables of `args` bound to a fact's `values`; None on a clash."""
+            values: Args, constants: bool = False) -> dict[str, str] | None:
+    """`bound` plus the variables of `args` bound to a fact's `values`; None on a clash (with
+    `constants`, also when a constant of `args` is not the fact's value there)."""
     more = dict(bound)
     for a, value in zip(args, values, strict=True):
-        if a is None or value is None or a[0] != "v":
+        if a is None or value is None:
+            continue
+        if a[0] != "v":
+            if constants and a[1] != value:
+                return None
             continue
         if more.setdefault(a[1], value) != value:
             return None
     return more
+
+
+def _reads(node: ast.AST, found: set[Signature]) -> bool:
+    """Adds the signature of every atom in `node` to `found`; False if one is not understood
+    (a classical negation, an external function)."""
+    if node.ast_type == ASTType.SymbolicAtom:
+        term = node.symbol
+        alternatives = term.arguments if term.ast_type == ASTType.Pool else [term]
+        for t in alternatives:
+            if t.ast_type == ASTType.Function and not t.external:
+                found.add((t.name, len(t.arguments)))
+            elif (t.ast_type == ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function
+                  and t.symbol.positive):
+                found.add((t.symbol.name, len(t.symbol.arguments)))
+            else:
+                return False
+        return True
+    for key in node.child_keys:
+        child = getattr(node, key)
+        if child is None:
+            continue
+        if isinstance(child, ast.AST):
+            if not _reads(child, found):
+                return False
+        elif not all(_reads(c, found) for c in child):
+            return False
+    return True
 
 
 def _unify(head: tuple[RuleArg, ...], pattern: Args) -> dict[str, str] | None:

@@ -164,6 +164,84 @@ def test_pruned_and_full_programs_agree_on_a_small_program() -> None:
         assert shown(kept, facts) == shown(statements, facts)
 
 
+# ---- facts no kept statement reads ----------------------------------------------------------
+FACTS_PROGRAM = """
+cite(bonus, "rulebook:a").
+cite(penalty, "rulebook:b").
+shown_fact(1).
+#show shown_fact/1.
+counted(1). counted(2).
+negated(x).
+choice_fact(1) ; choice_fact(2).
+{ free(1) }.
+finding(bonus) :- rule(bonus_card).
+finding(penalty) :- rule(penalty_card).
+cites(K, S) :- finding(K), cite(K, S).
+total(N) :- N = #count { X : counted(X) }.
+odd :- seat(S), not negated(S).
+unshown(K) :- cite(K, _).
+#show cites/2.
+#show total/1.
+#show odd/0.
+"""
+
+
+def planned(program: str, *texts: str) -> relevance.Plan:
+    return relevance.Relevance(parse(program)).plan(list(texts))
+
+
+def test_a_fact_that_no_kept_rule_can_join_is_left_out() -> None:
+    plan = planned(FACTS_PROGRAM, "rule(bonus_card).\nseat(y).")
+    text = [str(s) for s in plan.statements]
+    assert 'cite(bonus,"rulebook:a").' in text
+    assert 'cite(penalty,"rulebook:b").' not in text  # finding(penalty) cannot be derived
+    # finding(penalty) cannot be derived; unshown/1 is neither shown nor read
+    assert plan.rules_left_out == 2 and plan.facts_left_out == 1
+    assert not any(str(s).startswith("unshown") for s in plan.statements)
+    assert shown(plan.statements, plan.texts[0]) == shown(parse(FACTS_PROGRAM), plan.texts[0])
+
+
+def test_facts_read_loosely_shown_or_chosen_are_kept() -> None:
+    plan = planned(FACTS_PROGRAM, "seat(y).")
+    text = " ".join(str(s) for s in plan.statements)
+    # shown, counted in an aggregate, under negation, a disjunction, a choice: all kept
+    for kept in ("shown_fact(1)", "counted(1)", "counted(2)", "negated(x)", "choice_fact(1)",
+                 "free(1)"):
+        assert kept in text
+
+
+def test_text_facts_of_a_signature_no_kept_statement_reads_are_left_out() -> None:
+    facts = "rule(bonus_card).\nseat(y).\nseat_name(0,\"Ann\").\nunread(3)."
+    plan = planned(FACTS_PROGRAM, facts)
+    assert plan.texts[0].splitlines() == ["rule(bonus_card).", "seat(y)."]
+    assert plan.facts_left_out == 3  # cite(penalty, ...) and the two unread lines
+    # a later table that the same answer stands for is filtered the same way
+    again = planned(FACTS_PROGRAM, "rule(bonus_card).\nseat(z).\nunread(4).")
+    assert again.texts[0].splitlines() == ["rule(bonus_card).", "seat(z)."]
+
+
+def test_a_rule_whose_head_nothing_reads_is_left_out_in_turn() -> None:
+    program = "a(X) :- r(X).\nb(X) :- a(X).\nc :- b(1).\nd :- r(2).\n{ e } :- r(1).\n#show d/0."
+    plan = planned(program, "r(1).\nr(2).")
+    kept = [str(s) for s in plan.statements]
+    # c reads b, b reads a: none shown, none read by a kept rule; a choice is always kept
+    assert kept == ["d :- r(2).", "{ e } :- r(1).", "#show d/0."]
+    assert shown(plan.statements, plan.texts[0]) == shown(parse(program), "r(1).\nr(2).")
+
+
+def test_without_a_show_statement_every_rule_is_shown_and_kept() -> None:
+    plan = planned("a(X) :- r(X).\nb :- a(1).", "r(1).")
+    assert plan.rules_left_out == 0
+
+
+def test_an_atom_not_understood_keeps_every_fact() -> None:
+    # a classical negation in a body: facts are passed whole, rules are still judged
+    program = "p(1). p(2).\nq :- r(X), -s(X).\nt :- u."
+    plan = planned(program, "r(1).\nunread(1).")
+    assert plan.texts[0] == "r(1).\nunread(1)."
+    assert "p(1)." in [str(s) for s in plan.statements]
+
+
 # ---- whole rulings with and without the pruning -------------------------------------------------
 def without_stats(ruling: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ruling.items() if k != "engine"}
