@@ -32,7 +32,7 @@ import clingo
 import clingo.ast as A
 
 from . import engine
-from .terms import Term, parse
+from .terms import Term, parse, symbol_text
 
 MAX_BATCH = 16
 # Groundings at once per process. 1: with 2, a second caller started grounding the few tables
@@ -225,7 +225,7 @@ def split(atoms: Sequence[clingo.Symbol], tables: int, per_table: frozenset[tupl
     every table."""
     out: list[list[Term]] = [[] for _ in range(tables)]
     for symbol in atoms:
-        text = str(symbol)
+        text = symbol_text(symbol)
         m = _TAGGED_ATOM.match(text)
         name = m.group(1).lstrip("-") if m is not None else ""
         if m is not None and name in per_table_names:

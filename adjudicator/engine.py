@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ import clingo
 import clingo.ast
 
 from .errors import ErrorItem, InputError
-from .relevance import Plan, Relevance
+from .relevance import Plan, Relevance, index_text
 from .resources import rules_dir
 
 HUB = "fluxx.lp"  # the full program: every hub
@@ -247,12 +247,54 @@ def play_program(edition: str | None = None,
     return parsed(hub_files(edition, expansions, play=True))
 
 
-def add_statements(ctl: clingo.Control, statements: Sequence[clingo.ast.AST]) -> None:
-    """Adds parsed (shared) statements to `ctl`; every use of `program()`'s statements, or of any
-    other cached AST, must go through here (see _AST_LOCK)."""
+def add_statements(ctl: clingo.Control, statements: Sequence[clingo.ast.AST],
+                   texts: Sequence[str] = ()) -> None:
+    """Adds parsed (shared) statements to `ctl`, then the program `texts`; every use of
+    `program()`'s statements, or of any other cached AST, must go through here (see _AST_LOCK).
+
+    A text of plain facts one per line (what facts.py writes) is added as the parsed statements
+    of its lines, each line parsed once per process (`_fact_statements`): clingo parses a text
+    anew at every `add`, at about three times the cost of adding a parsed fact."""
+    parsed_texts = [_fact_statements(text) for text in texts]
     with _AST_LOCK, clingo.ast.ProgramBuilder(ctl) as builder:
         for statement in statements:
             builder.add(statement)
+        for facts in parsed_texts:
+            for statement in facts or ():
+                builder.add(statement)
+    for text, facts in zip(texts, parsed_texts, strict=True):
+        if facts is None:
+            ctl.add("base", [], text)
+
+
+# The parsed statement of each fact line met so far (shared ASTs: added under _AST_LOCK only).
+_FACT_LINES: dict[str, clingo.ast.AST] = {}
+_FACT_LINES_MAX = 1 << 15
+
+
+@lru_cache(maxsize=256)
+def _fact_statements(text: str) -> tuple[clingo.ast.AST, ...] | None:
+    """The parsed statements of a text of plain facts, one per line (relevance.index_text
+    reads it so), or None for any other text (it is then added as text). The lines not met
+    before are parsed together; each fact line is one statement."""
+    if index_text(text) is None:
+        return None
+    lines = [line for line in (raw.strip() for raw in text.split("\n"))
+             if line and not line.startswith("%")]
+    missing = [line for line in dict.fromkeys(lines) if line not in _FACT_LINES]
+    if missing:
+        found: list[clingo.ast.AST] = []
+        clingo.ast.parse_string("\n".join(missing), lambda s: found.append(s) if s.ast_type not in (
+            clingo.ast.ASTType.Program, clingo.ast.ASTType.Comment) else None)
+        if len(found) != len(missing):
+            return None
+        if len(_FACT_LINES) + len(missing) > _FACT_LINES_MAX:
+            _FACT_LINES.clear()
+        _FACT_LINES.update(zip(missing, found, strict=True))
+    try:
+        return tuple(_FACT_LINES[line] for line in lines)
+    except KeyError:  # cleared by another thread meanwhile: add it as text
+        return None
 
 
 def _collector(sink: list[str]) -> Callable[[clingo.MessageCode, str], None]:
@@ -283,9 +325,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
     # programs are checked clean of it: tests/test_engine.py)
     warn = ["--warn=all", "--warn=no-atom-undefined"] if grounding.pruned else ["--warn=all"]
     ctl = clingo.Control(["--models=2", *warn], logger=_collector(warnings), message_limit=100)
-    add_statements(ctl, grounding.statements)
-    for text in grounding.texts:
-        ctl.add("base", [], text)
+    add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     grounded = time.perf_counter()
     found: list[list[clingo.Symbol]] = []

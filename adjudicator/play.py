@@ -142,8 +142,7 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them); the rules
     # that cannot fire with these facts are left out (relevance.py)
     grounding = engine.plan(_statements(game), [facts])
-    engine.add_statements(ctl, grounding.statements)
-    ctl.add("base", [], grounding.texts[0])
+    engine.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     models: list[list[Term]] = []
     engine.solve_within(ctl, started,
@@ -158,8 +157,7 @@ def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
     grounding = engine.plan(_statements(game), [facts])
-    engine.add_statements(ctl, grounding.statements)
-    ctl.add("base", [], grounding.texts[0])
+    engine.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []
 

@@ -284,10 +284,11 @@ class Relevance:
                 if (s.ast_type == ASTType.Rule and not s.body
                         and s.head.ast_type == ASTType.Literal and i not in self.rules):
                     heads = self._heads(s.head) or []
-                    if heads and all(all(a is not None and a[0] == "c" for a in h.args)
+                    # an argument not read as a constant (card(c), 1..3) matches anything
+                    if heads and all(all(a is None or a[0] == "c" for a in h.args)
                                      for h in heads):
                         self.plain_facts[i] = tuple(
-                            (h.signature, tuple(a[1] for a in h.args if a is not None))
+                            (h.signature, tuple(None if a is None else a[1] for a in h.args))
                             for h in heads)
 
     # ---- reading the program ------------------------------------------------------------------
@@ -525,8 +526,8 @@ class _Trace:
     """One answer of `Relevance`: it stands for any facts that answer its probes alike."""
 
     sources: tuple[FactIndex, ...]  # the indexes it was made with
-    # (text number, signature, positions, values at them) -> the answer
-    probes: tuple[tuple[int, Signature, tuple[int, ...], Args, bool], ...]
+    # per text number: (signature, positions, values at them, the answer)
+    probes: tuple[tuple[tuple[Signature, tuple[int, ...], Args, bool], ...], ...]
     kept: tuple[ast.AST, ...]
     dropped: int
     # each source's text without the facts no kept statement reads (None: pass it whole)
@@ -539,11 +540,12 @@ class _Trace:
              probes: dict[tuple[int, Signature, Args], bool],
              kept: tuple[ast.AST, ...], dropped: int, texts: tuple[str | None, ...],
              wanted: frozenset[Signature] | None, facts_out: int) -> _Trace:
-        asked = []
+        asked: list[list[tuple[Signature, tuple[int, ...], Args, bool]]] = [[] for _ in sources]
         for (k, sig, pattern), result in probes.items():
             positions = tuple(i for i, v in enumerate(pattern) if v is not None)
-            asked.append((k, sig, positions, tuple(pattern[i] for i in positions), result))
-        return cls(tuple(sources), tuple(asked), kept, dropped, texts, wanted, facts_out)
+            asked[k].append((sig, positions, tuple(pattern[i] for i in positions), result))
+        return cls(tuple(sources), tuple(tuple(a) for a in asked), kept, dropped, texts, wanted,
+                   facts_out)
 
     def text(self, k: int, index: FactIndex, text: str) -> str:
         """The text to ground for source `k`: made once for the index the trace was made with
@@ -557,9 +559,10 @@ class _Trace:
         if len(indexes) != len(self.sources):
             return False
         # the same index object (a cached text: the catalog's facts) answers alike
-        same = [a is b for a, b in zip(indexes, self.sources, strict=True)]
-        return all(same[k] or indexes[k].has(sig, positions, values) == result
-                   for k, sig, positions, values, result in self.probes)
+        return all(index is source or all(index.has(sig, positions, values) == result
+                                          for sig, positions, values, result in asked)
+                   for index, source, asked in zip(indexes, self.sources, self.probes,
+                                                   strict=True))
 
 
 @dataclass(frozen=True)

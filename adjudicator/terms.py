@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from clingo import Symbol, SymbolType
+from clingo import __version__ as clingo_version
 
 # one token: a string, a number, a name (possibly classically negated, or #inf/#sup), punctuation
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+|#inf|#sup|-?[_\']*[a-z][A-Za-z0-9_\']*|[(),]')
@@ -121,6 +122,33 @@ def parse(text: str) -> Term:
     return top
 
 
+# The text of each symbol met so far, by clingo's handle of it. clingo 5 interns every symbol in
+# a global table and never frees one (potassco/clingo#203, "Symbols are stored globally and never
+# freed"), so a handle stands for one symbol for the life of the process. Asking clingo for a
+# symbol's text is two calls that each release the GIL: under load, with other threads running
+# Python, each waits to take it back (bench/grounding_floor.py, part 4); most atoms recur from one
+# ruling to the next, and a handle looked up here costs no call at all. Any other clingo (or a
+# symbol without the handle) is asked every time.
+_TEXTS: dict[int, str] = {}
+_TEXTS_MAX = 1 << 16
+_INTERNED = clingo_version.startswith("5.")
+
+
+def symbol_text(symbol: Symbol) -> str:
+    """`str(symbol)`, remembered by the symbol's handle (see _TEXTS)."""
+    rep = getattr(symbol, "_rep", None) if _INTERNED else None
+    if not isinstance(rep, int):
+        return str(symbol)
+    text = _TEXTS.get(rep)
+    if text is None:
+        text = str(symbol)
+        if len(_TEXTS) >= _TEXTS_MAX:
+            _TEXTS.clear()
+        _TEXTS[rep] = text
+    return text
+
+
 def read_atoms(symbols: Iterable[Symbol | Term]) -> list[Term]:
-    """An answer set's atoms as Terms (one call into clingo per atom; Terms pass as they are)."""
-    return [s if isinstance(s, Term) else parse(str(s)) for s in symbols]
+    """An answer set's atoms as Terms (at most one call into clingo per atom never met before:
+    symbol_text; Terms pass as they are)."""
+    return [s if isinstance(s, Term) else parse(symbol_text(s)) for s in symbols]

@@ -146,17 +146,17 @@ def stages(runs: int) -> dict[str, float]:
     names = ["control", "prune", "add rules", "add facts", "ground", "solve+read", "atoms",
              "free"]
     samples: dict[str, list[float]] = {n: [] for n in names}
-    kept, left_out, body_rules = engine.pruned(statements, texts)
+    grounding = engine.plan(statements, texts)
     for _ in range(runs):
         marks = [time.perf_counter()]
         ctl = clingo.Control(["--models=2", "--warn=all", "--warn=no-atom-undefined"],
                              logger=quiet)
         marks.append(time.perf_counter())
-        kept, left_out, body_rules = engine.pruned(statements, texts)
+        grounding = engine.plan(statements, texts)
         marks.append(time.perf_counter())
-        engine.add_statements(ctl, kept)
+        engine.add_statements(ctl, grounding.statements)
         marks.append(time.perf_counter())
-        for text in texts:
+        for text in grounding.texts:
             ctl.add("base", [], text)
         marks.append(time.perf_counter())
         ctl.ground([("base", [])])
@@ -177,8 +177,10 @@ def stages(runs: int) -> dict[str, float]:
     for name in names:
         print(f"   {name:<12}{medians[name]:>7.2f}")
     print(f"   {'sum':<12}{sum(medians.values()):>7.2f}   (engine.solve alone: {engine_ms:.2f})")
+    body_rules = engine.pruned(statements, texts)[2]
+    left_out = grounding.rules_left_out
     print(f"   rules grounded: {body_rules - left_out} of {body_rules} "
-          f"({left_out} left out)")
+          f"({left_out} left out; {grounding.facts_left_out} facts not handed to clingo)")
     print(f"   whole ruling (read, facts, engine, render): {whole:.2f}")
     return dict(medians, whole=whole, engine=engine_ms, grounded=body_rules - left_out)
 

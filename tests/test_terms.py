@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator import engine
+from adjudicator import engine, terms
 from adjudicator.facts import state_facts
 from adjudicator.reader import parse_state
-from adjudicator.terms import Term, TermSyntaxError, parse, read_atoms
+from adjudicator.terms import Term, TermSyntaxError, parse, read_atoms, symbol_text
 
 names = st.from_regex(r"_*[a-z][A-Za-z0-9_']{0,6}", fullmatch=True)
 numbers = st.integers(min_value=-(2**31), max_value=2**31 - 1).map(clingo.Number)
@@ -68,6 +68,22 @@ def test_every_atom_of_a_ruling_reads_back() -> None:
     assert symbols
     for term, sym in zip(read_atoms(symbols), symbols, strict=True):
         same(term, sym)
+
+
+@settings(max_examples=300, deadline=None)
+@given(symbols)
+def test_a_symbol_text_remembered_by_its_handle_is_its_text(sym: clingo.Symbol) -> None:
+    # asked twice (the second time from what was remembered), and for an equal symbol made anew
+    assert symbol_text(sym) == symbol_text(sym) == str(sym)
+    assert symbol_text(clingo.parse_term(str(sym))) == str(sym)
+
+
+def test_every_atom_of_two_rulings_reads_back_from_remembered_texts() -> None:
+    # the second ruling's atoms are new Symbol objects of new Controls: the handles are the same
+    first = engine.solve(state_facts(parse_state(CROWDED))).symbols
+    second = engine.solve(state_facts(parse_state(CROWDED))).symbols
+    assert terms._INTERNED and all(a._rep == b._rep for a, b in zip(first, second, strict=True))
+    assert [symbol_text(s) for s in second] == [str(s) for s in first]
 
 
 def test_equal_terms_hash_alike() -> None:
