@@ -270,12 +270,16 @@ class Relevance:
         self.plain_facts: dict[int, tuple[tuple[Signature, Args], ...]] = {}
         # normal rules with a body (a plain atom or a pool of them as head): their signatures
         self.normal: dict[int, tuple[Signature, ...]] = {}
+        # every rule's (and fact's) head signatures
+        self.head_sigs: dict[int, frozenset[Signature]] = {}
         # whether the program says what it shows (without #show every atom is shown)
         self.shows = any(s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)
                          for s in statements)
         if self.enabled:
             for i, s in enumerate(statements):
                 self.loose[i] = self._loose(s)
+                if s.ast_type == ASTType.Rule:
+                    self.head_sigs[i] = frozenset(h.signature for h in self._heads(s.head) or ())
                 if (i in self.rules and s.head.ast_type == ASTType.Literal
                         and s.head.sign == ast.Sign.NoSign):
                     heads = self._heads(s.head)
@@ -512,11 +516,27 @@ class Relevance:
         texts: tuple[str | None, ...] = (None,) * len(indexes)
         if understood:
             texts = tuple(_lines(index, reads | set(joins)) for index in indexes)
+        # A `#show p/n` that nothing kept and no fact of the table can make true shows nothing
+        # (asking the table is a question of the trace); one is always kept: a program without
+        # any #show would show every atom.
+        produced: set[Signature] = set()
+        for i, sigs in self.head_sigs.items():
+            if i not in dropped and i not in unread:
+                produced |= sigs
+        shows = [i for i, s in enumerate(self.statements)
+                 if s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)]
+        silent = {i for i in shows if self.statements[i].ast_type == ASTType.ShowSignature
+                  and self.statements[i].name
+                  and (sig := (self.statements[i].name, self.statements[i].arity)) not in produced
+                  and not asked(sig, (None,) * sig[1])}
+        if len(silent) == len(shows):
+            silent = set()
         # with anything left out the engine turns off the message that `#defined` silences, and
         # every part is `base`: neither kind of statement is worth adding
         idle = (ASTType.Defined, ASTType.Program) if dropped or unread else ()
         kept = tuple(s for i, s in enumerate(self.statements)
-                     if i not in dropped and i not in unread and s.ast_type not in idle)
+                     if i not in dropped and i not in unread and i not in silent
+                     and s.ast_type not in idle)
         return _Trace.made(indexes, probes, kept, len(dropped), texts,
                            frozenset(reads | set(joins)) if understood else None, len(unread))
 

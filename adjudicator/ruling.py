@@ -342,10 +342,14 @@ def _not_yet(atoms: _Atoms, ctx: _Context, cites: dict) -> list[dict[str, Any]]:
 def _cites(atoms: _Atoms, ctx: _Context) -> dict[tuple[str, str], list[dict]]:
     """Sources by (message key, text of the args tuple)."""
     out: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    seen: set[tuple[str, str, str]] = set()
     for key, args, src in atoms.args("cites", 3):
         source = ctx.source(src)
+        if source is None:
+            continue
         entry = (key.name, str(args))
-        if source is not None and source not in out[entry]:
+        if (*entry, source["id"]) not in seen:  # one source once per finding
+            seen.add((*entry, source["id"]))
             out[entry].append(source)
     return out
 

@@ -307,13 +307,22 @@ def main(argv: list[str] | None = None) -> int:
                   f"engine {s['engine']:.2f} (ground {s['ground_ms']:.2f} in the last run), "
                   f"render {s['render']:.2f}; program {s['statements']} statements "
                   f"({'+'.join(filter(None, (game[0], *game[1])))})")
+    print("\nthe service alone, one ruling after another (nothing else timed in between: the "
+          "columns above take turns\nwith bare clingo and the full program, whose groundings "
+          "crowd the caches and the allocator)")
+    alone: dict[str, float] = {}
+    for label, data in tables():
+        samples = timed(lambda d=data: service(d), 3 * args.runs)
+        alone[label] = statistics.median(samples)
+        print(f"{label:<24} median {alone[label]:>5.2f}  p95 {p95(samples):>5.2f}  "
+              f"min {min(samples):>5.2f}")
     batched(max(5, args.runs // 4))
     growth = medians["10 players"] / medians["2 players"]
     cpu_growth = cpu_medians["10 players"] / cpu_medians["2 players"]
     print()
     print(f"4-player ruling median: {medians['4 players']:.2f} ms wall, "
-          f"{cpu_medians['4 players']:.2f} ms CPU, fastest {mins['4 players']:.2f} ms "
-          "(target < 5 ms)")
+          f"{cpu_medians['4 players']:.2f} ms CPU, fastest {mins['4 players']:.2f} ms; "
+          f"alone {alone['4 players']:.2f} ms (target < 5 ms)")
     print(f"cost growth 2 -> 10 players: {growth:.2f}x wall, {cpu_growth:.2f}x CPU, "
           f"{mins['10 players'] / mins['2 players']:.2f}x fastest (target <= 3x)")
     print("ratio = service median / bare clingo median (target < 1.5x)")

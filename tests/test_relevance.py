@@ -237,6 +237,21 @@ def test_without_a_show_statement_every_rule_is_shown_and_kept() -> None:
     assert plan.rules_left_out == 0
 
 
+def test_a_show_of_what_nothing_can_make_true_is_left_out() -> None:
+    program = "a :- r(1).\nb :- r(2).\n#show a/0.\n#show b/0.\n#show r/1.\n#show s/1."
+    analysis = relevance.Relevance(parse(program))
+    kept = [str(s) for s in analysis.plan(["r(1)."]).statements]
+    assert "#show a/0." in kept and "#show r/1." in kept  # a fires; r/1 is among the facts
+    assert "#show b/0." not in kept and "#show s/1." not in kept
+    # the table is asked: a table with s/1 facts is not answered by the first one's answer
+    other = analysis.plan(["r(1).\ns(3)."])
+    assert "#show s/1." in [str(s) for s in other.statements]
+    assert shown(other.statements, "r(1).\ns(3).") == ["a", "r(1)", "s(3)"]
+    # never the last one: a program without #show shows every atom
+    alone = [str(s) for s in planned("b :- r(2).\n#show b/0.", "r(1).").statements]
+    assert "#show b/0." in alone
+
+
 def test_an_atom_not_understood_keeps_every_fact() -> None:
     # a classical negation in a body: facts are passed whole, rules are still judged
     program = "p(1). p(2).\nq :- r(X), -s(X).\nt :- u."
