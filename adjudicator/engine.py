@@ -350,7 +350,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
 # for comparing (tests/test_relevance.py, bench/rulings.py): the answer sets are the same, though
 # the solver may meet them in another order (a play's outcomes; a seeded random pick).
 PRUNE_ENV = "FLUXX_PRUNE"
-_RELEVANCE: dict[int, tuple[Sequence[clingo.ast.AST], Relevance]] = {}
+_RELEVANCE: dict[tuple[int, bool], tuple[Sequence[clingo.ast.AST], Relevance]] = {}
 _RELEVANCE_MAX = 64
 
 
@@ -358,12 +358,13 @@ def pruning() -> bool:
     return os.environ.get(PRUNE_ENV, "1") != "0"
 
 
-def plan(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Plan:
+def plan(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
+         backwards: bool = True) -> Plan:
     """What to ground for the facts `texts`: `statements` without the rules that cannot fire and
-    the facts no kept statement reads, and `texts` without such facts (relevance.py). The
-    analysis of a program is made once and kept while the program is (the cached compositions
-    always are)."""
-    analysis = _relevance(statements)
+    (`backwards`) the rules, facts and #show that nothing kept reads, and `texts` without such
+    facts (relevance.py). The analysis of a program is made once and kept while the program is
+    (the cached compositions always are)."""
+    analysis = _relevance(statements, backwards)
     if not pruning():
         return Plan(statements, tuple(texts), 0, 0)
     return analysis.plan(texts)
@@ -377,8 +378,8 @@ def pruned(statements: Sequence[clingo.ast.AST],
     return grounding.statements, grounding.rules_left_out, _relevance(statements).body_rules
 
 
-def _relevance(statements: Sequence[clingo.ast.AST]) -> Relevance:
-    key = id(statements)
+def _relevance(statements: Sequence[clingo.ast.AST], backwards: bool = True) -> Relevance:
+    key = (id(statements), backwards)
     # every ruling passes here: a dict lookup needs no lock, only building one (it reads the
     # shared AST) takes the engine's lock
     entry = _RELEVANCE.get(key)
@@ -389,7 +390,7 @@ def _relevance(statements: Sequence[clingo.ast.AST]) -> Relevance:
         if entry is None or entry[0] is not statements:
             if len(_RELEVANCE) >= _RELEVANCE_MAX:
                 _RELEVANCE.clear()
-            entry = _RELEVANCE[key] = (statements, Relevance(statements))
+            entry = _RELEVANCE[key] = (statements, Relevance(statements, backwards))
     return entry[1]
 
 

@@ -141,7 +141,9 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     ctl = clingo.Control(options)
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them); the rules
     # that cannot fire with these facts are left out (relevance.py)
-    grounding = engine.plan(_statements(game), [facts])
+    # forwards only: a play's facts are a new table about half of the time, and the backward
+    # analysis cost more than it saved there (bench/README.md, 2026-11-30)
+    grounding = engine.plan(_statements(game), [facts], backwards=False)
     engine.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     models: list[list[Term]] = []
@@ -156,7 +158,9 @@ def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[
     started = time.perf_counter()
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
-    grounding = engine.plan(_statements(game), [facts])
+    # forwards only: a play's facts are a new table about half of the time, and the backward
+    # analysis cost more than it saved there (bench/README.md, 2026-11-30)
+    grounding = engine.plan(_statements(game), [facts], backwards=False)
     engine.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []

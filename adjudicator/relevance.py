@@ -68,6 +68,8 @@ _VALUE = re.compile(r"""(0|-?[1-9][0-9]*|(_*[a-z][A-Za-z0-9_']*)|"(?:[^"\\]|\\.)
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 # Answers kept per program: each is checked against a new table before a fresh analysis is made.
 TRACES = 16
+# Sets of rules left out for which the rules nothing reads are kept (Relevance._unread_rules).
+UNREAD_SETS = 64
 # Combinations of the program's facts followed when joining one rule body (beyond: kept).
 JOIN_LIMIT = 256
 _KNOWN = {ASTType.Rule, ASTType.Defined, ASTType.ShowSignature, ASTType.ShowTerm,
@@ -229,8 +231,12 @@ def _value(text: str, index: FactIndex) -> str | None:
 class Relevance:
     """The analysis of one parsed program, built once per program (engine.py caches it)."""
 
-    def __init__(self, statements: Sequence[ast.AST]) -> None:
+    def __init__(self, statements: Sequence[ast.AST], backwards: bool = True) -> None:
         self.enabled = True
+        # whether to leave out also what nothing reads (unread rules, facts, #show): it pays
+        # where answers are reused (a ruling's program); a play's outcomes are new tables half
+        # of the time, and there the longer analysis cost more than it saved (bench/README.md)
+        self.backwards = backwards
         self._consts: set[str] = set()
         for s in statements:
             if s.ast_type not in _KNOWN or (s.ast_type == ASTType.Program and s.name != "base"):
@@ -245,6 +251,9 @@ class Relevance:
         self.rules: dict[int, tuple[_Atom, ...]] = {}
         self._lock = threading.Lock()
         self._traces: list[_Trace] = []
+        self._unread: dict[frozenset[int], tuple[
+            set[int], set[Signature] | None,
+            dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]] = {}
         for i, s in enumerate(statements):
             if s.ast_type != ASTType.Rule or not self.enabled:
                 continue
@@ -272,9 +281,10 @@ class Relevance:
         self.normal: dict[int, tuple[Signature, ...]] = {}
         # every rule's (and fact's) head signatures
         self.head_sigs: dict[int, frozenset[Signature]] = {}
-        # whether the program says what it shows (without #show every atom is shown)
-        self.shows = any(s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)
-                         for s in statements)
+        # the #show statements (without any, every atom is shown)
+        self.show_statements = [i for i, s in enumerate(statements)
+                                if s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)]
+        self.shows = bool(self.show_statements)
         if self.enabled:
             for i, s in enumerate(statements):
                 self.loose[i] = self._loose(s)
@@ -364,6 +374,34 @@ class Relevance:
         else:
             return frozenset()
         return frozenset(found) if all(_reads(p, found) for p in parts) else None
+
+    def _unread_rules(self, dropped: set[int]) -> tuple[
+            set[int], set[Signature] | None,
+            dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
+        """`dropped` plus the normal rules whose head nothing kept reads (again and again until
+        none is), and what the rest reads (`_reading`). It depends on `dropped` alone, so it
+        is kept for the last few sets met (a table that needs a new analysis often drops the
+        same rules as one before). The answer is shared: never changed by a caller."""
+        key = frozenset(dropped)
+        known = self._unread.get(key)
+        if known is not None:
+            return known
+        dropped = set(dropped)
+        while True:
+            reads, joins = self._reading(dropped)
+            if reads is None or not self.shows:
+                break
+            unread = {i for i, heads in self.normal.items()
+                      if i not in dropped and not any(sig in reads or sig in joins
+                                                      for sig in heads)}
+            if not unread:
+                break
+            dropped |= unread
+        with self._lock:
+            if len(self._unread) >= UNREAD_SETS:
+                self._unread.clear()
+            self._unread[key] = (dropped, reads, joins)
+        return dropped, reads, joins
 
     def _reading(self, dropped: set[int]) -> tuple[
             set[Signature] | None, dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
@@ -483,21 +521,18 @@ class Relevance:
             return join(0, bound)
 
         dropped = {i for i, body in self.rules.items() if not satisfiable(body, {})}
+        if not self.backwards:
+            idle = (ASTType.Defined, ASTType.Program) if dropped else ()
+            kept = tuple(s for i, s in enumerate(self.statements)
+                         if i not in dropped and s.ast_type not in idle)
+            return _Trace.made(indexes, probes, kept, len(dropped), (None,) * len(indexes),
+                               None, 0)
         # What the kept statements read: a signature read loosely keeps all its facts; one read
         # only as positive body atoms keeps the facts that some kept rule could join. A normal
         # rule whose head no kept statement reads (nor shows) is left out too, until none is:
         # each such rule's atoms are then read only by rules already left out, so every
         # answer set of the rest extends to exactly one of the whole (the splitting theorem).
-        while True:
-            reads, joins = self._reading(dropped)
-            if reads is None or not self.shows:
-                break
-            unread = {i for i, heads in self.normal.items()
-                      if i not in dropped and not any(sig in reads or sig in joins
-                                                      for sig in heads)}
-            if not unread:
-                break
-            dropped |= unread
+        dropped, reads, joins = self._unread_rules(dropped)
         understood = reads is not None
         reads = reads or set()
 
@@ -523,8 +558,7 @@ class Relevance:
         for i, sigs in self.head_sigs.items():
             if i not in dropped and i not in unread:
                 produced |= sigs
-        shows = [i for i, s in enumerate(self.statements)
-                 if s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)]
+        shows = self.show_statements
         silent = {i for i in shows if self.statements[i].ast_type == ASTType.ShowSignature
                   and self.statements[i].name
                   and (sig := (self.statements[i].name, self.statements[i].arity)) not in produced

@@ -209,7 +209,20 @@ def machine() -> str:
     except OSError:
         model = cpu
     return (f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, "
-            f"clingo {clingo.__version__}, load average {os.getloadavg()[0]:.2f}")
+            f"clingo {clingo.__version__}, load average {os.getloadavg()[0]:.2f}, "
+            f"machine speed {speed():.0f} ms")
+
+
+def speed() -> float:
+    """CPU milliseconds of a fixed pure-Python loop (the best of three): how fast this machine
+    runs at the moment. A shared virtual machine's speed drifts (on 2026-11-30 the same loop
+    took 169 to 256 ms within one hour), and every figure drifts with it: compare runs with it."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        sum(i * i for i in range(3_000_000))
+        best = min(best, (time.process_time() - started) * 1000)
+    return best
 
 
 def batched(runs: int) -> None:
