@@ -254,6 +254,7 @@ class Relevance:
         self._unread: dict[frozenset[int], tuple[
             set[int], set[Signature] | None,
             dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]] = {}
+        read_heads: dict[int, list[_Atom]] = {}  # each rule's head atoms (reading the AST is slow)
         for i, s in enumerate(statements):
             if s.ast_type != ASTType.Rule or not self.enabled:
                 continue
@@ -261,6 +262,7 @@ class Relevance:
             if heads is None:
                 self.enabled = False
                 break
+            read_heads[i] = heads
             body = tuple(a for a in (self._body_atom(b) for b in s.body) if a is not None)
             if not s.body and all(all(a is None or a[0] == "c" for a in h.args) for h in heads):
                 for h in heads:  # a fact of the program (or a choice of facts)
@@ -285,19 +287,18 @@ class Relevance:
         self.show_statements = [i for i, s in enumerate(statements)
                                 if s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)]
         self.shows = bool(self.show_statements)
-        if self.enabled:
+        if self.enabled and backwards:  # what the backward analysis reads
             for i, s in enumerate(statements):
                 self.loose[i] = self._loose(s)
-                if s.ast_type == ASTType.Rule:
-                    self.head_sigs[i] = frozenset(h.signature for h in self._heads(s.head) or ())
-                if (i in self.rules and s.head.ast_type == ASTType.Literal
-                        and s.head.sign == ast.Sign.NoSign):
-                    heads = self._heads(s.head)
-                    if heads:
-                        self.normal[i] = tuple(h.signature for h in heads)
-                if (s.ast_type == ASTType.Rule and not s.body
-                        and s.head.ast_type == ASTType.Literal and i not in self.rules):
-                    heads = self._heads(s.head) or []
+                if i not in read_heads:
+                    continue
+                heads = read_heads[i]
+                self.head_sigs[i] = frozenset(h.signature for h in heads)
+                plain_head = (s.head.ast_type == ASTType.Literal
+                              and s.head.sign == ast.Sign.NoSign)
+                if i in self.rules and plain_head and heads:
+                    self.normal[i] = tuple(h.signature for h in heads)
+                if i not in self.rules and plain_head and not s.body:
                     # an argument not read as a constant (card(c), 1..3) matches anything
                     if heads and all(all(a is None or a[0] == "c" for a in h.args)
                                      for h in heads):

@@ -216,7 +216,7 @@ def machine() -> str:
 def speed() -> float:
     """CPU milliseconds of a fixed pure-Python loop (the best of three): how fast this machine
     runs at the moment. A shared virtual machine's speed drifts (on 2026-11-30 the same loop
-    took 169 to 256 ms within one hour), and every figure drifts with it: compare runs with it."""
+    took 128 to 256 ms within two hours), and every figure drifts with it: compare runs with it."""
     best = float("inf")
     for _ in range(3):
         started = time.process_time()
