@@ -274,6 +274,20 @@ class Relevance:
                 self.rules[i] = body
         # made true by the program's facts alone (or by the added facts: asked each time)
         self.fact_only = frozenset(self.static.facts) - frozenset(self.producers)
+        # (signature, position) -> (constant -> the producers whose head could hold it there,
+        # in program order; the producers that could hold any constant not listed)
+        self._by_constant: dict[tuple[Signature, int], tuple[
+            dict[str, list[_Producer]], list[_Producer]]] = {}
+        for sig, producers in self.producers.items():
+            for pos in range(sig[1]):
+                constants = {p.head[pos][1] for p in producers
+                             if p.head[pos] is not None and p.head[pos][0] == "c"}
+                if not constants:
+                    continue
+                anything = [p for p in producers
+                            if p.head[pos] is None or p.head[pos][0] == "v"]
+                self._by_constant[(sig, pos)] = ({c: [p for p in producers if p.head[pos] in (
+                    None, ("c", c)) or p.head[pos][0] == "v"] for c in constants}, anything)
         # what each statement reads other than through the positive body atoms of `rules`
         # (negated, in an aggregate or a condition, shown): None when not understood
         self.loose: dict[int, frozenset[Signature] | None] = {}
@@ -375,6 +389,22 @@ class Relevance:
         else:
             return frozenset()
         return frozenset(found) if all(_reads(p, found) for p in parts) else None
+
+    def _candidates(self, sig: Signature, pattern: Args) -> list[_Producer]:
+        """The producers of `sig` whose head could unify with `pattern`, in program order: the
+        fewest that the pattern's constants leave (a head with another constant at a position
+        never unifies, so skipping it changes no answer and asks nothing)."""
+        best = self.producers.get(sig, [])
+        for pos, value in enumerate(pattern):
+            if value is None:
+                continue
+            index = self._by_constant.get((sig, pos))
+            if index is None:
+                continue
+            narrowed = index[0].get(value, index[1])
+            if len(narrowed) < len(best):
+                best = narrowed
+        return best
 
     def _unread_rules(self, dropped: set[int]) -> tuple[
             set[int], set[Signature] | None,
@@ -484,7 +514,7 @@ class Relevance:
             memo[key] = True  # a cycle through this pattern: assume it can be derived
             result = self.static.matches(sig, pattern) or asked(sig, pattern)
             if not result:
-                for producer in self.producers.get(sig, ()):
+                for producer in self._candidates(sig, pattern):
                     bound = _unify(producer.head, pattern)
                     if bound is not None and satisfiable(producer.body, bound):
                         result = True
