@@ -379,3 +379,27 @@ def test_every_play_scenario_plays_alike(case: dict[str, Any],
 @pytest.mark.parametrize("card", PLAYABLE)
 def test_every_card_plays_alike(card: str, monkeypatch: pytest.MonkeyPatch) -> None:
     plays_alike(full_table(card), {"card": card}, monkeypatch)
+
+
+@pytest.mark.parametrize("edition, expansions", GAMES)
+def test_looking_up_producers_by_constant_changes_no_answer(
+        edition: str, expansions: tuple[str, ...]) -> None:
+    """Relevance._candidates only skips heads that cannot unify: the plans are the same as when
+    every producer is tried, for the scenario tables of the game, both programs, both modes."""
+    states = [parse_state(c["state"]) for _, c in RULED]
+    states = [s for s in states if s.edition == edition
+              and tuple(sorted(s.expansions)) == tuple(sorted(expansions))][:12]
+    assert states
+    rules = engine.program(edition=edition, expansions=expansions)
+    plays = play._statements((edition, tuple(sorted(expansions))))
+    for statements in (rules, plays):
+        for backwards in (True, False):
+            narrowed = relevance.Relevance(statements, backwards)
+            everything = relevance.Relevance(statements, backwards)
+            everything._candidates = (  # type: ignore[method-assign]
+                lambda sig, pattern, r=everything: r.producers.get(sig, []))
+            for state in states:
+                texts = [state_facts(state)]
+                a, b = narrowed.plan(texts), everything.plan(texts)
+                assert [str(s) for s in a.statements] == [str(s) for s in b.statements]
+                assert a.texts == b.texts
