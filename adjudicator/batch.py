@@ -32,6 +32,7 @@ import clingo
 import clingo.ast as A
 
 from . import engine
+from .relevance import symbolic_atoms
 from .terms import Term, parse, symbol_text
 
 MAX_BATCH = 16
@@ -53,18 +54,6 @@ _AS_IS = {_T.Program, _T.Definition, _T.Comment}
 
 
 # ---- the program: rename apart per table --------------------------------------------------------
-def _atoms(node: Any, out: list[A.AST]) -> None:
-    if isinstance(node, A.AST):
-        if node.ast_type == _T.SymbolicAtom:
-            out.append(node)
-            return
-        for key in node.child_keys:
-            _atoms(getattr(node, key), out)
-    elif isinstance(node, Sequence) and not isinstance(node, str):
-        for item in node:
-            _atoms(item, out)
-
-
 def _signature(atom: A.AST) -> tuple[str, int] | None:
     symbol = atom.symbol
     if symbol.ast_type == _T.Function:
@@ -74,7 +63,7 @@ def _signature(atom: A.AST) -> tuple[str, int] | None:
 
 def _signatures(node: Any) -> set[tuple[str, int]]:
     found: list[A.AST] = []
-    _atoms(node, found)
+    symbolic_atoms(node, found)
     return {s for s in map(_signature, found) if s is not None}
 
 

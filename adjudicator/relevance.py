@@ -47,9 +47,10 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import clingo
 import clingo.ast as ast
@@ -553,11 +554,7 @@ class Relevance:
 
         dropped = {i for i, body in self.rules.items() if not satisfiable(body, {})}
         if not self.backwards:
-            idle = (ASTType.Defined, ASTType.Program) if dropped else ()
-            kept = tuple(s for i, s in enumerate(self.statements)
-                         if i not in dropped and s.ast_type not in idle)
-            return _Trace.made(indexes, probes, kept, len(dropped), (None,) * len(indexes),
-                               None, 0)
+            return self._made(indexes, probes, dropped)
         # What the kept statements read: a signature read loosely keeps all its facts; one read
         # only as positive body atoms keeps the facts that some kept rule could join. A normal
         # rule whose head no kept statement reads (nor shows) is left out too, until none is:
@@ -596,14 +593,23 @@ class Relevance:
                   and not asked(sig, (None,) * sig[1])}
         if len(silent) == len(shows):
             silent = set()
+        return self._made(indexes, probes, dropped, unread, silent, texts,
+                          frozenset(reads | set(joins)) if understood else None)
+
+    def _made(self, indexes: Sequence[FactIndex], probes: dict[tuple[int, Signature, Args], bool],
+              dropped: set[int], unread: Collection[int] = (), silent: Collection[int] = (),
+              texts: tuple[str | None, ...] | None = None,
+              wanted: frozenset[Signature] | None = None) -> _Trace:
+        """The trace that keeps every statement but the rules `dropped`, the facts `unread` and
+        the #show `silent`."""
         # with anything left out the engine turns off the message that `#defined` silences, and
         # every part is `base`: neither kind of statement is worth adding
         idle = (ASTType.Defined, ASTType.Program) if dropped or unread else ()
         kept = tuple(s for i, s in enumerate(self.statements)
                      if i not in dropped and i not in unread and i not in silent
                      and s.ast_type not in idle)
-        return _Trace.made(indexes, probes, kept, len(dropped), texts,
-                           frozenset(reads | set(joins)) if understood else None, len(unread))
+        return _Trace.made(indexes, probes, kept, len(dropped),
+                           texts or (None,) * len(indexes), wanted, len(unread))
 
 
 @dataclass(frozen=True, eq=False)
@@ -690,13 +696,27 @@ def _extend(bound: dict[str, str], args: tuple[RuleArg, ...],
     return more
 
 
+def symbolic_atoms(node: Any, out: list[ast.AST]) -> None:
+    """Appends every atom (SymbolicAtom) of `node`, an AST or a sequence of them, to `out`."""
+    if isinstance(node, ast.AST):
+        if node.ast_type == ASTType.SymbolicAtom:
+            out.append(node)
+            return
+        for key in node.child_keys:
+            symbolic_atoms(getattr(node, key), out)
+    elif isinstance(node, Sequence) and not isinstance(node, str):
+        for item in node:
+            symbolic_atoms(item, out)
+
+
 def _reads(node: ast.AST, found: set[Signature]) -> bool:
     """Adds the signature of every atom in `node` to `found`; False if one is not understood
     (a classical negation, an external function)."""
-    if node.ast_type == ASTType.SymbolicAtom:
-        term = node.symbol
-        alternatives = term.arguments if term.ast_type == ASTType.Pool else [term]
-        for t in alternatives:
+    atoms: list[ast.AST] = []
+    symbolic_atoms(node, atoms)
+    for atom in atoms:
+        term = atom.symbol
+        for t in term.arguments if term.ast_type == ASTType.Pool else [term]:
             if t.ast_type == ASTType.Function and not t.external:
                 found.add((t.name, len(t.arguments)))
             elif (t.ast_type == ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function
@@ -704,16 +724,6 @@ def _reads(node: ast.AST, found: set[Signature]) -> bool:
                 found.add((t.symbol.name, len(t.symbol.arguments)))
             else:
                 return False
-        return True
-    for key in node.child_keys:
-        child = getattr(node, key)
-        if child is None:
-            continue
-        if isinstance(child, ast.AST):
-            if not _reads(child, found):
-                return False
-        elif not all(_reads(c, found) for c in child):
-            return False
     return True
 
 
