@@ -248,7 +248,8 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
             lines.append(f"{TABLE}({table}).")
     except ValueError:
         return None
-    whole = engine.run(program.statements, ["\n".join([*shared, *lines])])
+    # the whole plan (engine.run, `thin`)
+    whole = engine.run(program.statements, ["\n".join([*shared, *lines])], thin=False)
     if whole.models != 1 or whole.warnings:
         return None
     stats = dict(whole.stats, batch=len(facts))

@@ -29,6 +29,7 @@ from typing import Any
 import clingo
 import clingo.ast
 
+from . import unfired
 from .errors import ErrorItem, InputError
 from .relevance import Plan, Relevance, index_text
 from .resources import rules_dir
@@ -312,38 +313,87 @@ def solve(facts: str, path: Path | None = None, extra: Sequence[str] = (), *,
     return run(program(path, edition=edition, expansions=expansions), [facts, *extra])
 
 
-def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str]) -> Solution:
+def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
+        thin: bool = True) -> Solution:
     """Grounds parsed `statements` (shared ones are added under the lock) with program `texts`
     in a fresh Control, under the time limit, and returns up to two answer sets' worth: the
-    one way the engine grounds and solves (solve, and batch.py's renamed program)."""
-    warnings: list[str] = []
+    one way the engine grounds and solves (solve, and batch.py's renamed program).
+
+    What is grounded is the plan (relevance.py: the rules the facts can fire), and of it, once
+    earlier tables of the same plan have shown which rules never fire, the rest (unfired.py);
+    the answer set is then checked, and the table grounded again with the whole plan when the
+    check fails. `thin=False` grounds the whole plan (batch.py: a batch's plan depends on which
+    tables came together, so it seldom recurs, and learning it costs more than it saves)."""
     started = time.perf_counter()
     grounding = plan(statements, texts)
     analysed = time.perf_counter()
+    known = unfired.entry(grounding.statements, _AST_LOCK, statements) \
+        if thin and unfired.enabled() else None
+    lean = known.lean if known is not None else None
+    outcome: _Outcome | None = None
+    missed = False
+    if lean is not None:
+        outcome = _ground_and_solve(lean.statements, grounding.texts, started, pruned=True,
+                                    atoms=True)
+        if outcome.models != 1 or not lean.holds(outcome.atoms):
+            assert known is not None
+            known.missed()
+            outcome, missed = None, True
+    if outcome is None:
+        lean = None
+        learn = known is not None and known.learning
+        outcome = _ground_and_solve(grounding.statements, grounding.texts, started,
+                                    pruned=grounding.pruned, atoms=learn)
+        if learn and outcome.models == 1:
+            assert known is not None
+            known.learn(outcome.atoms)
+    unfired_out = len(lean.left_out) if lean is not None else 0
+    stats = dict(outcome.stats)
+    stats["rules"] = _relevance(statements).body_rules - grounding.rules_left_out - unfired_out
+    stats["rules_left_out"] = grounding.rules_left_out
+    stats["rules_unfired"] = unfired_out
+    if missed:
+        stats["regrounded"] = True
+    stats["facts_left_out"] = grounding.facts_left_out
+    stats["prune_ms"] = round((analysed - started) * 1000, 3)
+    return Solution(models=outcome.models, symbols=outcome.symbols, warnings=outcome.warnings,
+                    stats=stats)
+
+
+@dataclass
+class _Outcome:
+    models: int
+    symbols: list[clingo.Symbol]  # the shown atoms of the first answer set
+    atoms: list[Any]  # all its atoms (unfired.handles), when asked for
+    warnings: list[str]
+    stats: dict[str, Any]
+
+
+def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str], started: float,
+                      *, pruned: bool, atoms: bool) -> _Outcome:
+    warnings: list[str] = []
+    begun = time.perf_counter()
     # a pruned program lacks rules and facts the full one has: atoms of the rules' heads, or of
     # facts no kept rule could join, would be reported as occurring in no rule head (the full
     # programs are checked clean of it: tests/test_engine.py)
-    warn = ["--warn=all", "--warn=no-atom-undefined"] if grounding.pruned else ["--warn=all"]
+    warn = ["--warn=all", "--warn=no-atom-undefined"] if pruned else ["--warn=all"]
     ctl = clingo.Control(["--models=2", *warn], logger=_collector(warnings), message_limit=100)
-    add_statements(ctl, grounding.statements, grounding.texts)
+    add_statements(ctl, statements, texts)
     ctl.ground([("base", [])])
     grounded = time.perf_counter()
     found: list[list[clingo.Symbol]] = []
+    every: list[Any] = []
 
     def on_model(model: clingo.Model) -> None:
         # only the first answer set's atoms are kept; the second only says "more than one"
+        if not found and atoms:
+            every.extend(unfired.handles(model.symbols(atoms=True)))
         found.append(list(model.symbols(shown=True)) if not found else [])
 
     solve_within(ctl, started, on_model)
-    models = len(found)
-    symbols = found[0] if found else []
     done = time.perf_counter()
-    stats = _stats(ctl, grounded - started, done - grounded)
-    stats["rules"] = _relevance(statements).body_rules - grounding.rules_left_out
-    stats["rules_left_out"] = grounding.rules_left_out
-    stats["facts_left_out"] = grounding.facts_left_out
-    stats["prune_ms"] = round((analysed - started) * 1000, 3)
-    return Solution(models=models, symbols=symbols, warnings=warnings, stats=stats)
+    return _Outcome(len(found), found[0] if found else [], every, warnings,
+                    _stats(ctl, grounded - begun, done - grounded))
 
 
 # Leaving out the rules that cannot fire (relevance.py) is on unless FLUXX_PRUNE=0: the switch is

@@ -131,12 +131,12 @@ def parse(text: str) -> Term:
 # symbol without the handle) is asked every time.
 _TEXTS: dict[int, str] = {}
 _TEXTS_MAX = 1 << 16
-_INTERNED = clingo_version.startswith("5.")
+INTERNED = clingo_version.startswith("5.")
 
 
 def symbol_text(symbol: Symbol) -> str:
     """`str(symbol)`, remembered by the symbol's handle (see _TEXTS)."""
-    rep = getattr(symbol, "_rep", None) if _INTERNED else None
+    rep = getattr(symbol, "_rep", None) if INTERNED else None
     if not isinstance(rep, int):
         return str(symbol)
     text = _TEXTS.get(rep)

@@ -265,14 +265,25 @@ def without_stats(ruling: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ruling.items() if k != "engine"}
 
 
+def switched(state: TableState, monkeypatch: pytest.MonkeyPatch, env: str, counter: str,
+             warm: bool = False) -> dict[str, Any]:
+    """The ruling of `state` with the switch `env` on (after a first ruling, when `warm`) and
+    off: they must agree, and the one with it off counts nothing in `counter`. Returns the one
+    with it on."""
+    monkeypatch.setenv(env, "1")
+    if warm:
+        ruling_for(state)
+    on = ruling_for(state)
+    monkeypatch.setenv(env, "0")
+    off = ruling_for(state)
+    assert off["engine"].get(counter) == 0
+    assert on["engine"].get("warnings") == off["engine"].get("warnings")
+    assert without_stats(on) == without_stats(off)
+    return on
+
+
 def both_ways(state: TableState, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(engine.PRUNE_ENV, "1")
-    pruned = ruling_for(state)
-    monkeypatch.setenv(engine.PRUNE_ENV, "0")
-    full = ruling_for(state)
-    assert full["engine"].get("rules_left_out") == 0
-    assert pruned["engine"].get("warnings") == full["engine"].get("warnings")
-    assert without_stats(pruned) == without_stats(full)
+    switched(state, monkeypatch, engine.PRUNE_ENV, "rules_left_out")
 
 
 RULED = [(cid, c) for cid, c in CASES if "expect_error" not in c]

@@ -82,7 +82,7 @@ def test_every_atom_of_two_rulings_reads_back_from_remembered_texts() -> None:
     # the second ruling's atoms are new Symbol objects of new Controls: the handles are the same
     first = engine.solve(state_facts(parse_state(CROWDED))).symbols
     second = engine.solve(state_facts(parse_state(CROWDED))).symbols
-    assert terms._INTERNED and all(a._rep == b._rep for a, b in zip(first, second, strict=True))
+    assert terms.INTERNED and all(a._rep == b._rep for a, b in zip(first, second, strict=True))
     assert [symbol_text(s) for s in second] == [str(s) for s in first]
 
 
