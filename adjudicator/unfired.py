@@ -155,7 +155,9 @@ class Atoms:
 Pattern = tuple[Any, ...]
 
 
-def _pattern(node: Any) -> Pattern:
+def _pattern(node: Any, consts: frozenset[str] = frozenset()) -> Pattern:
+    """`consts`: the names a `#const` of the program defines (clingo puts their values in
+    their place: such a name is not evaluated here)."""
     kind = node.ast_type
     if kind == _T.Variable:
         return ("any",) if node.name == "_" else ("var", node.name)
@@ -163,15 +165,20 @@ def _pattern(node: Any) -> Pattern:
         symbol = node.symbol
         if symbol.type not in (_NUMBER, _FUNCTION, clingo.SymbolType.String):
             raise NotUnderstood(str(node))
+        if symbol.type == _FUNCTION and not symbol.arguments and symbol.name in consts:
+            raise NotUnderstood(f"the #const {symbol.name}")
         term = parse(str(symbol))
         return ("const", _key(term), term)
     if kind == _T.Function and not node.external:
-        return ("fun", node.name, tuple(_pattern(a) for a in node.arguments))
+        if not node.arguments and node.name in consts:
+            raise NotUnderstood(f"the #const {node.name}")
+        return ("fun", node.name, tuple(_pattern(a, consts) for a in node.arguments))
     if kind == _T.BinaryOperation and node.operator_type in _OPS:
-        return ("op", _OPS[node.operator_type], _pattern(node.left), _pattern(node.right))
+        return ("op", _OPS[node.operator_type], _pattern(node.left, consts),
+                _pattern(node.right, consts))
     if kind == _T.UnaryOperation and node.operator_type == A.UnaryOperator.Minus:
         return ("op", _OPS[A.BinaryOperator.Minus], ("const", 0, _number(0)),
-                _pattern(node.argument))
+                _pattern(node.argument, consts))
     raise NotUnderstood(str(node))
 
 
@@ -276,7 +283,7 @@ def _ground(pattern: Pattern, bound: set[str]) -> bool:
 class Body:
     """A rule body, compiled for evaluation on an answer set (`holds`)."""
 
-    def __init__(self, body: Sequence[Any]) -> None:
+    def __init__(self, body: Sequence[Any], consts: frozenset[str] = frozenset()) -> None:
         pending: list[tuple[_Step, set[str]]] = []
         atoms: list[_Step] = []
         for literal in body:
@@ -287,7 +294,7 @@ class Body:
                 symbol = atom.symbol
                 if symbol.ast_type != _T.Function or symbol.external:
                     raise NotUnderstood(str(literal))
-                args = tuple(_pattern(a) for a in symbol.arguments)
+                args = tuple(_pattern(a, consts) for a in symbol.arguments)
                 sig = (symbol.name, len(args))
                 if sign == A.Sign.NoSign:
                     atoms.append(_Step("atom", sig, args))
@@ -298,8 +305,8 @@ class Body:
             elif atom.ast_type == _T.Comparison:
                 if sign == A.Sign.DoubleNegation:
                     raise NotUnderstood(str(literal))
-                left = _pattern(atom.term)
-                guards = tuple((g.comparison, _pattern(g.term)) for g in atom.guards)
+                left = _pattern(atom.term, consts)
+                guards = tuple((g.comparison, _pattern(g.term, consts)) for g in atom.guards)
                 negated = sign != A.Sign.NoSign
                 names = _variables(left).union(*(_variables(p) for _, p in guards))
                 if not negated and len(guards) == 1 and guards[0][0] == _CMP.Equal \
@@ -466,7 +473,7 @@ class Body:
 AtomShape = tuple[str, tuple[str | None, ...]]
 
 
-def _shape(symbol: Any) -> AtomShape | None:
+def _shape(symbol: Any, consts: frozenset[str]) -> AtomShape | None:
     negative = ""
     if symbol.ast_type == _T.UnaryOperation and symbol.operator_type == A.UnaryOperator.Minus:
         symbol, negative = symbol.argument, "-"
@@ -476,14 +483,15 @@ def _shape(symbol: Any) -> AtomShape | None:
     for arg in symbol.arguments:
         constant = arg.ast_type == _T.SymbolicTerm or (
             arg.ast_type == _T.Function and not arg.arguments and not arg.external)
-        args.append(str(arg) if constant else None)
+        text = str(arg) if constant else None
+        args.append(None if text in consts else text)  # a #const may be any value
     return (negative + symbol.name, tuple(args))
 
 
-def _shapes(node: Any) -> list[AtomShape] | None:
+def _shapes(node: Any, consts: frozenset[str]) -> list[AtomShape] | None:
     found: list[Any] = []
     symbolic_atoms(node, found)
-    shapes = [_shape(atom.symbol) for atom in found]
+    shapes = [_shape(atom.symbol, consts) for atom in found]
     return None if any(s is None for s in shapes) else shapes  # type: ignore[return-value]
 
 
@@ -498,21 +506,21 @@ def _unify(a: AtomShape, b: AtomShape) -> bool:
 Shape = tuple[AtomShape, tuple[tuple[AtomShape, bool], ...]] | tuple[()] | None
 
 
-def _statement_shape(s: Any) -> Shape:
+def _statement_shape(s: Any, consts: frozenset[str]) -> Shape:
     if s.ast_type in _QUIET:
         return ()
     if s.ast_type != _T.Rule or s.head.ast_type != _T.Literal or s.head.sign != A.Sign.NoSign:
         return None
     if s.head.atom.ast_type == _T.BooleanConstant:
         return ()  # a constraint: it removes answer sets, never adds one
-    head = _shapes(s.head)
+    head = _shapes(s.head, consts)
     if head is None or len(head) != 1:
         return None
     body: list[tuple[AtomShape, bool]] = []
     for literal in s.body:
         positive = literal.ast_type == _T.Literal and literal.sign == A.Sign.NoSign \
             and literal.atom.ast_type == _T.SymbolicAtom
-        shapes = _shapes(literal)
+        shapes = _shapes(literal, consts)
         if shapes is None:
             return None
         body += [(shape, not positive) for shape in shapes]
@@ -527,26 +535,27 @@ class _Compiled:
 
 
 # Each statement read once per process (reading a clingo AST is a call into clingo per attribute)
-_COMPILED: dict[int, _Compiled] = {}
+_COMPILED: dict[tuple[int, frozenset[str]], _Compiled] = {}
 _COMPILED_MAX = 1 << 15
 
 
-def _compiled(s: Any) -> _Compiled:
-    """Under the AST lock: what this module needs of the statement `s`."""
-    found = _COMPILED.get(id(s))
+def _compiled(s: Any, consts: frozenset[str] = frozenset()) -> _Compiled:
+    """Under the AST lock: what this module needs of the statement `s` of a program whose
+    `#const`s define `consts`."""
+    found = _COMPILED.get((id(s), consts))
     if found is not None and found.statement is s:
         return found
     body = None
     if s.ast_type == _T.Rule and s.body and s.head.ast_type == _T.Literal \
             and s.head.atom.ast_type == _T.SymbolicAtom:
         try:
-            body = Body(s.body)
+            body = Body(s.body, consts)
         except NotUnderstood:
             body = None
-    made = _Compiled(s, _statement_shape(s), body)
+    made = _Compiled(s, _statement_shape(s, consts), body)
     if len(_COMPILED) >= _COMPILED_MAX:
         _COMPILED.clear()
-    _COMPILED[id(s)] = made
+    _COMPILED[(id(s), consts)] = made
     return made
 
 
@@ -555,7 +564,13 @@ def stratified(statements: Sequence[Any]) -> bool:
     constraints only, and no atom depends on itself through negation or an aggregate. Atoms are
     told apart by their constant arguments (`play_mode(count) :- not play_mode(all), ...` is
     fine), anything else in an argument may be any value."""
-    return _stratified([_compiled(s).shape for s in statements])
+    consts = _consts(statements)
+    return _stratified([_compiled(s, consts).shape for s in statements])
+
+
+def _consts(statements: Sequence[Any]) -> frozenset[str]:
+    """The names the `#const` statements among `statements` define."""
+    return frozenset(s.name for s in statements if s.ast_type == _T.Definition)
 
 
 def _stratified(shapes: Sequence[Shape]) -> bool:
@@ -590,17 +605,18 @@ def _stratified(shapes: Sequence[Shape]) -> bool:
     return True
 
 
-_PROGRAMS: dict[int, tuple[Sequence[Any], bool]] = {}
+_PROGRAMS: dict[int, tuple[Sequence[Any], bool, frozenset[str]]] = {}
 
 
-def _program_stratified(program: Sequence[Any]) -> bool:
-    """Under the AST lock: `stratified(program)`, once per program."""
+def _program(program: Sequence[Any]) -> tuple[bool, frozenset[str]]:
+    """Under the AST lock: whether `program` is stratified, and its #const names; once per
+    program."""
     found = _PROGRAMS.get(id(program))
     if found is None or found[0] is not program:
         if len(_PROGRAMS) >= 64:
             _PROGRAMS.clear()
-        found = _PROGRAMS[id(program)] = (program, stratified(program))
-    return found[1]
+        found = _PROGRAMS[id(program)] = (program, stratified(program), _consts(program))
+    return found[1], found[2]
 
 
 @dataclass(frozen=True)
@@ -632,9 +648,10 @@ class Entry:
         """Under the AST lock. `program`: the whole program the plan `statements` was taken
         from (a part of a stratified program is stratified: checked once per program)."""
         self.statements = statements
-        compiled = [_compiled(s) for s in statements]
-        self.stratified = (program is not None and _program_stratified(program)) or \
-            _stratified([c.shape for c in compiled])
+        whole, consts = _program(program) if program is not None else (False, frozenset())
+        consts |= _consts(statements)
+        compiled = [_compiled(s, consts) for s in statements]
+        self.stratified = whole or _stratified([c.shape for c in compiled])
         self.bodies: dict[int, Body] = {}
         if self.stratified:
             self.bodies = {i: c.body for i, c in enumerate(compiled) if c.body is not None}

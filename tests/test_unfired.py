@@ -89,9 +89,35 @@ def test_a_body_it_does_not_evaluate_is_never_left_out(rule: str) -> None:
         body(rule)
 
 
+def test_a_const_name_is_not_evaluated() -> None:
+    """clingo puts a #const's value in its place: the name is not the constant it looks like."""
+    rule = [s for s in parse("h :- p(X), X = n.") if s.ast_type == clingo.ast.ASTType.Rule][0]
+    with pytest.raises(unfired.NotUnderstood):
+        unfired.Body(rule.body, frozenset({"n"}))
+    statements = parse("#const n = 3. a(X) :- b(X), X = n. #show a/1.")
+    engine.run(statements, ["b(1)."])
+    assert shown(engine.run(statements, ["b(3)."])) == {"a(3)"}
+
+
 def test_an_ordering_of_non_numbers_cannot_be_told() -> None:
     with pytest.raises(unfired.NotUnderstood):
         holds("h :- k(K), K < z.")
+
+
+def test_atoms_read_alike_from_handles_symbols_and_terms() -> None:
+    ctl = clingo.Control()
+    ctl.add("base", [], "\n".join(f"{a}." for a in ATOMS) + '\n-p(2). s("a\\"b").')
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        model = next(iter(handle))
+        sequence = model.symbols(atoms=True)
+        symbols = list(sequence)
+        handles = unfired.handles(sequence)
+    names = frozenset({"p", "-p", "q", "r", "k", "flag", "s"})
+    terms = [term(str(s)) for s in symbols]
+    read = [unfired.Atoms(x, names).rows for x in (handles, symbols, terms)]
+    assert read[0] == read[1] == read[2]
+    assert ("-p", 1) in read[0] and ("p", 1) in read[0] and len(read[0][("p", 1)]) == 2
 
 
 # ---- which programs are thinned -----------------------------------------------------------------
@@ -104,6 +130,7 @@ def test_an_ordering_of_non_numbers_cannot_be_told() -> None:
     ("{ a }. b :- a.", False),  # a choice
     ("a ; b.", False),  # a disjunction
     (":- a, b. a :- c.", True),  # a constraint adds no answer set
+    ("#const k = 3. a(k) :- not a(3), x.", False),  # k is 3
 ])
 def test_only_stratified_programs_are_thinned(program: str, expected: bool) -> None:
     assert unfired.stratified(parse(program)) is expected
