@@ -327,8 +327,9 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
     started = time.perf_counter()
     grounding = plan(statements, texts)
     analysed = time.perf_counter()
+    # only plain facts besides the statements: what makes the plan stratified is checked there
     known = unfired.entry(grounding.statements, _AST_LOCK, statements) \
-        if thin and unfired.enabled() else None
+        if thin and unfired.enabled() and all(index_text(t) is not None for t in texts) else None
     lean = known.lean if known is not None else None
     outcome: _Outcome | None = None
     missed = False
@@ -344,9 +345,10 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
         learn = known is not None and known.learning
         outcome = _ground_and_solve(grounding.statements, grounding.texts, started,
                                     pruned=grounding.pruned, atoms=learn)
-        if learn and outcome.models == 1:
-            assert known is not None
-            known.learn(outcome.atoms)
+        if known is not None:
+            known.grounded_whole()
+            if learn and outcome.models == 1:
+                known.learn(outcome.atoms)
     unfired_out = len(lean.left_out) if lean is not None else 0
     stats = dict(outcome.stats)
     stats["rules"] = _relevance(statements).body_rules - grounding.rules_left_out - unfired_out

@@ -39,7 +39,7 @@ import clingo.ast as A
 from clingo.symbol import Symbol
 
 from .relevance import symbolic_atoms
-from .terms import INTERNED, Term, parse, symbol_text
+from .terms import INTERNED, Term, TermSyntaxError, parse, symbol_text
 
 UNFIRED_ENV = "FLUXX_UNFIRED"  # "0": ground every rule of the plan (for comparing)
 # A rule is left out only if checking its body took at most this many steps (literals tried
@@ -55,6 +55,7 @@ _OPS = {A.BinaryOperator.Plus: lambda a, b: a + b,
         A.BinaryOperator.Multiplication: lambda a, b: a * b}
 # statements that say nothing about which atoms are true
 _QUIET = {_T.Program, _T.ShowSignature, _T.ShowTerm, _T.Defined, _T.Comment, _T.Definition}
+_INT_MIN, _INT_MAX = -(2 ** 31), 2 ** 31 - 1
 Signature = tuple[str, int]
 Key = int | str  # an argument as compared: a number's value, any other term's text
 
@@ -208,7 +209,11 @@ def _value(pattern: Pattern, bound: dict[str, Term]) -> Term:
         left, right = _value(pattern[2], bound), _value(pattern[3], bound)
         if left.type != _NUMBER or right.type != _NUMBER:
             raise NotUnderstood("arithmetic on a non-number")
-        return _number(pattern[1](left.number, right.number))
+        result = pattern[1](left.number, right.number)
+        if not all(_INT_MIN <= n <= _INT_MAX for n in (left.number, right.number, result)):
+            # clingo's numbers are 32-bit and wrap (not always alike): left to clingo
+            raise NotUnderstood("arithmetic beyond 32 bits")
+        return _number(result)
     raise NotUnderstood("an anonymous variable outside an atom")
 
 
@@ -550,7 +555,7 @@ def _compiled(s: Any, consts: frozenset[str] = frozenset()) -> _Compiled:
             and s.head.atom.ast_type == _T.SymbolicAtom:
         try:
             body = Body(s.body, consts)
-        except NotUnderstood:
+        except (NotUnderstood, TermSyntaxError):
             body = None
     made = _Compiled(s, _statement_shape(s, consts), body)
     if len(_COMPILED) >= _COMPILED_MAX:
@@ -630,12 +635,12 @@ class Lean:
     def holds(self, symbols: Iterable[Any]) -> bool:
         """Whether the answer set of `statements` (all its atoms) is the whole plan's: no body of
         a rule left out holds in it."""
-        atoms = Atoms(symbols, self.names)
-        present = atoms.rows.keys()
         try:
+            atoms = Atoms(symbols, self.names)
+            present = atoms.rows.keys()
             # most bodies need an atom of a predicate the answer set has none of
             return not any(body.needs <= present and body.holds(atoms) for body in self.left_out)
-        except NotUnderstood:
+        except (NotUnderstood, TermSyntaxError):
             return False
 
 
@@ -660,17 +665,30 @@ class Entry:
         self.lean: Lean | None = None
         self.misses = 0
         self.relearn = True  # the next whole answer set is to be learnt from
+        self.wholes = 0  # times the plan was grounded whole
         self._lock = threading.Lock()
 
     @property
     def learning(self) -> bool:
-        """Whether the next answer set of the whole plan should be read for unfired rules."""
-        return bool(self.bodies) and self.relearn and self.misses < self.MISSES
+        """Whether the next answer set of the whole plan should be read for unfired rules: not
+        the first one (learning costs several groundings' worth of Python, which only a plan met
+        again pays back: a one-off table, or a command-line run, never learns)."""
+        return bool(self.bodies) and self.relearn and self.misses < self.MISSES \
+            and self.wholes > 0
+
+    def grounded_whole(self) -> None:
+        """The plan was grounded whole once more."""
+        self.wholes += 1
 
     def learn(self, symbols: Iterable[Any]) -> None:
         """Reads which rules fired in an answer set of the whole plan: those whose bodies hold
         for no binding, and cost little to check (CHECK_WORK), are left out next time."""
-        atoms = Atoms(symbols, self.names)
+        try:
+            atoms = Atoms(symbols, self.names)
+        except TermSyntaxError:  # an atom this module cannot read: nothing is left out
+            with self._lock:
+                self.unfired, self.lean, self.relearn = frozenset(), None, False
+            return
         sizes = {sig: len(rows) for sig, rows in atoms.rows.items()}
         unfired: dict[int, Body] = {}
         for i, body in self.bodies.items():
