@@ -610,18 +610,17 @@ def _stratified(shapes: Sequence[Shape]) -> bool:
     return True
 
 
-_PROGRAMS: dict[int, tuple[Sequence[Any], bool, frozenset[str]]] = {}
+_CONSTS: dict[int, tuple[Sequence[Any], frozenset[str]]] = {}
 
 
-def _program(program: Sequence[Any]) -> tuple[bool, frozenset[str]]:
-    """Under the AST lock: whether `program` is stratified, and its #const names; once per
-    program."""
-    found = _PROGRAMS.get(id(program))
+def _program_consts(program: Sequence[Any]) -> frozenset[str]:
+    """Under the AST lock: the #const names of `program`, once per program."""
+    found = _CONSTS.get(id(program))
     if found is None or found[0] is not program:
-        if len(_PROGRAMS) >= 64:
-            _PROGRAMS.clear()
-        found = _PROGRAMS[id(program)] = (program, stratified(program), _consts(program))
-    return found[1], found[2]
+        if len(_CONSTS) >= 64:
+            _CONSTS.clear()
+        found = _CONSTS[id(program)] = (program, _consts(program))
+    return found[1]
 
 
 @dataclass(frozen=True)
@@ -649,18 +648,16 @@ class Entry:
 
     MISSES = 8  # checks that failed before a plan is no longer thinned
 
-    def __init__(self, statements: Sequence[Any], program: Sequence[Any] | None = None) -> None:
-        """Under the AST lock. `program`: the whole program the plan `statements` was taken
-        from (a part of a stratified program is stratified: checked once per program)."""
+    def __init__(self, statements: Sequence[Any], program: Sequence[Any] | None = None,
+                 lock: Any = None) -> None:
+        """`program`: the whole program the plan `statements` was taken from (its #consts);
+        `lock` guards reading the shared AST. Nothing is read before the plan is to be learnt
+        from (`learning`)."""
         self.statements = statements
-        whole, consts = _program(program) if program is not None else (False, frozenset())
-        consts |= _consts(statements)
-        compiled = [_compiled(s, consts) for s in statements]
-        self.stratified = whole or _stratified([c.shape for c in compiled])
+        self._program, self._ast_lock = program, lock
+        self.stratified: bool | None = None  # not yet known
         self.bodies: dict[int, Body] = {}
-        if self.stratified:
-            self.bodies = {i: c.body for i, c in enumerate(compiled) if c.body is not None}
-        self.names = frozenset(sig[0] for b in self.bodies.values() for sig in b.sigs)
+        self.names: frozenset[str] = frozenset()
         self.unfired: frozenset[int] | None = None  # left out: unfired for every table learnt
         self.lean: Lean | None = None
         self.misses = 0
@@ -668,13 +665,29 @@ class Entry:
         self.wholes = 0  # times the plan was grounded whole
         self._lock = threading.Lock()
 
+    def _read(self) -> None:
+        """Reads the plan's statements: is it stratified, and its rules' bodies compiled."""
+        with self._ast_lock or threading.Lock():
+            consts = _consts(self.statements)
+            if self._program is not None:
+                consts |= _program_consts(self._program)
+            compiled = [_compiled(s, consts) for s in self.statements]
+        stratified = _stratified([c.shape for c in compiled])
+        if stratified:
+            self.bodies = {i: c.body for i, c in enumerate(compiled) if c.body is not None}
+            self.names = frozenset(sig[0] for b in self.bodies.values() for sig in b.sigs)
+        self.stratified = stratified
+
     @property
     def learning(self) -> bool:
         """Whether the next answer set of the whole plan should be read for unfired rules: not
         the first one (learning costs several groundings' worth of Python, which only a plan met
         again pays back: a one-off table, or a command-line run, never learns)."""
-        return bool(self.bodies) and self.relearn and self.misses < self.MISSES \
-            and self.wholes > 0
+        if self.wholes == 0 or not self.relearn or self.misses >= self.MISSES:
+            return False
+        if self.stratified is None:
+            self._read()
+        return bool(self.bodies)
 
     def grounded_whole(self) -> None:
         """The plan was grounded whole once more."""
@@ -737,8 +750,7 @@ def entry(statements: Sequence[Any], lock: Any, program: Sequence[Any] | None = 
     with _ENTRIES_LOCK:
         found = _ENTRIES.get(key)
     if found is None:
-        with lock:
-            made = Entry(statements, program)
+        made = Entry(statements, program, lock)
         with _ENTRIES_LOCK:
             found = _ENTRIES.setdefault(key, made)
             while len(_ENTRIES) > _ENTRIES_MAX:  # the oldest plan goes first
