@@ -29,7 +29,7 @@ from typing import Any
 import clingo
 import clingo.ast
 
-from . import unfired
+from . import bodies, unfired
 from .errors import ErrorItem, InputError
 from .relevance import Plan, Relevance, index_text
 from .resources import rules_dir
@@ -366,7 +366,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
 class _Outcome:
     models: int
     symbols: list[clingo.Symbol]  # the shown atoms of the first answer set
-    atoms: list[Any]  # all its atoms (unfired.handles), when asked for
+    atoms: list[Any]  # all its atoms (bodies.handles), when asked for
     warnings: list[str]
     stats: dict[str, Any]
 
@@ -389,7 +389,7 @@ def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str]
     def on_model(model: clingo.Model) -> None:
         # only the first answer set's atoms are kept; the second only says "more than one"
         if not found and atoms:
-            every.extend(unfired.handles(model.symbols(atoms=True)))
+            every.extend(bodies.handles(model.symbols(atoms=True)))
         found.append(list(model.symbols(shown=True)) if not found else [])
 
     solve_within(ctl, started, on_model)

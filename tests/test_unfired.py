@@ -14,7 +14,7 @@ from typing import Any
 import clingo
 import pytest
 
-from adjudicator import engine, unfired
+from adjudicator import bodies, engine, unfired
 from adjudicator.reader import parse_state
 from adjudicator.ruling import ruling_for
 from adjudicator.simulate import random_walk
@@ -31,10 +31,10 @@ def parse(text: str) -> list[clingo.ast.AST]:
     return out
 
 
-def body(text: str) -> unfired.Body:
+def body(text: str) -> bodies.Body:
     """The compiled body of the one rule `text`."""
     rule = [s for s in parse(text) if s.ast_type == clingo.ast.ASTType.Rule][0]
-    return unfired.Body(rule.body)
+    return bodies.Body(rule.body)
 
 
 ATOMS = ["p(1)", "p(3)", "q(a,(1,2))", 'r("s")', "k(draw)", "k(play)", "flag"]
@@ -43,7 +43,7 @@ ATOMS = ["p(1)", "p(3)", "q(a,(1,2))", 'r("s")', "k(draw)", "k(play)", "flag"]
 def holds(rule: str, atoms: list[str] = ATOMS) -> bool:
     compiled = body(rule)
     names = frozenset(name for name, _ in compiled.sigs)
-    return compiled.holds(unfired.Atoms([term(a) for a in atoms], names))
+    return compiled.holds(bodies.Atoms([term(a) for a in atoms], names))
 
 
 # ---- the body evaluator -------------------------------------------------------------------------
@@ -86,15 +86,15 @@ def test_a_body_holds_as_clingo_would_ground_it(rule: str, expected: bool) -> No
     "h :- -p(1).",  # classical negation
 ])
 def test_a_body_it_does_not_evaluate_is_never_left_out(rule: str) -> None:
-    with pytest.raises(unfired.NotUnderstood):
+    with pytest.raises(bodies.NotUnderstood):
         body(rule)
 
 
 def test_a_const_name_is_not_evaluated() -> None:
     """clingo puts a #const's value in its place: the name is not the constant it looks like."""
     rule = [s for s in parse("h :- p(X), X = n.") if s.ast_type == clingo.ast.ASTType.Rule][0]
-    with pytest.raises(unfired.NotUnderstood):
-        unfired.Body(rule.body, frozenset({"n"}))
+    with pytest.raises(bodies.NotUnderstood):
+        bodies.Body(rule.body, frozenset({"n"}))
     statements = parse("#const n = 3. a(X) :- b(X), X = n. #show a/1.")
     engine.run(statements, ["b(1)."])
     engine.run(statements, ["b(2)."])
@@ -111,7 +111,7 @@ def test_arithmetic_beyond_32_bits_is_left_to_clingo(rule: str, facts: list[str]
     ctl.add("base", [], "\n".join(f"{a}." for a in facts) + "\n" + rule)
     ctl.ground([("base", [])])
     assert any(str(a.symbol) == "h" for a in ctl.symbolic_atoms)  # clingo: the body holds
-    with pytest.raises(unfired.NotUnderstood):
+    with pytest.raises(bodies.NotUnderstood):
         holds(rule, facts)
 
 
@@ -124,7 +124,7 @@ def test_a_text_that_is_not_plain_facts_is_never_thinned() -> None:
 
 
 def test_an_ordering_of_non_numbers_cannot_be_told() -> None:
-    with pytest.raises(unfired.NotUnderstood):
+    with pytest.raises(bodies.NotUnderstood):
         holds("h :- k(K), K < z.")
 
 
@@ -136,10 +136,10 @@ def test_atoms_read_alike_from_handles_symbols_and_terms() -> None:
         model = next(iter(handle))
         sequence = model.symbols(atoms=True)
         symbols = list(sequence)
-        handles = unfired.handles(sequence)
+        handles = bodies.handles(sequence)
     names = frozenset({"p", "-p", "q", "r", "k", "flag", "s"})
     terms = [term(str(s)) for s in symbols]
-    read = [unfired.Atoms(x, names).rows for x in (handles, symbols, terms)]
+    read = [bodies.Atoms(x, names).rows for x in (handles, symbols, terms)]
     assert read[0] == read[1] == read[2]
     assert ("-p", 1) in read[0] and ("p", 1) in read[0] and len(read[0][("p", 1)]) == 2
 
