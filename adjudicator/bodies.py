@@ -323,7 +323,7 @@ class Body:
         bound: set[str] = set()
         steps: list[_Step] = []
         waiting = list(pending)
-        todo = list(atoms)
+        unplaced = list(atoms)
 
         def flush() -> None:
             progress = True
@@ -357,9 +357,9 @@ class Body:
             rows = sizes.get(step.sig, 10)
             return (rows ** ((arity - known) / arity), -known)
 
-        while todo:
-            best = min(todo, key=cost)
-            todo.remove(best)
+        while unplaced:
+            best = min(unplaced, key=cost)
+            unplaced.remove(best)
             known = tuple(i for i, a in enumerate(best.args) if _ground(a, bound))
             direct: list[tuple[int, str]] = []
             matched: list[tuple[int, Pattern]] = []

@@ -374,7 +374,6 @@ class _Outcome:
 def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str], started: float,
                       *, pruned: bool, atoms: bool) -> _Outcome:
     warnings: list[str] = []
-    begun = time.perf_counter()
     # a pruned program lacks rules and facts the full one has: atoms of the rules' heads, or of
     # facts no kept rule could join, would be reported as occurring in no rule head (the full
     # programs are checked clean of it: tests/test_engine.py)
@@ -395,7 +394,8 @@ def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str]
     solve_within(ctl, started, on_model)
     done = time.perf_counter()
     return _Outcome(len(found), found[0] if found else [], every, warnings,
-                    _stats(ctl, grounded - begun, done - grounded))
+                    # ground_ms from the start: analysis, a failed lean attempt, grounding
+                    _stats(ctl, grounded - started, done - grounded))
 
 
 # Leaving out the rules that cannot fire (relevance.py) is on unless FLUXX_PRUNE=0: the switch is

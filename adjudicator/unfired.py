@@ -180,15 +180,15 @@ def _stratified(shapes: Sequence[Shape]) -> bool:
         for j, loose in out:
             if not loose:
                 continue
-            seen, todo = {j}, [j]  # through negation from i to j: may j reach i?
-            while todo:
-                k = todo.pop()
+            seen, stack = {j}, [j]  # through negation from i to j: may j reach i?
+            while stack:
+                k = stack.pop()
                 if k == i:
                     return False
                 for nxt, _ in edges[k]:
                     if nxt not in seen:
                         seen.add(nxt)
-                        todo.append(nxt)
+                        stack.append(nxt)
     return True
 
 
