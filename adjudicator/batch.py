@@ -25,7 +25,7 @@ import os
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import clingo
@@ -33,7 +33,7 @@ import clingo.ast as A
 
 from . import engine
 from .relevance import symbolic_atoms
-from .terms import Term, parse, symbol_text
+from .terms import INTERNED, Term, parse, symbol_text
 
 MAX_BATCH = 16
 # Groundings at once per process. 1: with 2, a second caller started grounding the few tables
@@ -131,6 +131,8 @@ class Program:
     statements: tuple[A.AST, ...]
     per_table: frozenset[tuple[str, int]]
     per_table_names: frozenset[str]  # names that no shared predicate bears
+    # the reading of each answer-set atom met so far, by clingo's handle (split)
+    readings: dict[int, tuple[int, Term]] = field(default_factory=dict)
 
 
 _PROGRAMS: dict[tuple[str, tuple[str, ...]], Program] = {}
@@ -205,32 +207,54 @@ _TAGGED_ATOM = re.compile(r"(-?[a-z_][A-Za-z0-9_']*)\((\d+)(,|\))")
 
 
 def split(atoms: Sequence[clingo.Symbol], tables: int, per_table: frozenset[tuple[str, int]],
-          per_table_names: frozenset[str] = frozenset()) -> list[list[Term]]:
+          per_table_names: frozenset[str] = frozenset(),
+          cache: dict[int, tuple[int, Term]] | None = None) -> list[list[Term]]:
     """One answer set of a batch as the answer set of each table. A per-table atom is
     `name(T,args...)`: the table number is cut from its text, and the rest is read as the
-    table's own atom (terms.parse caches by text, so the atoms that recur from one ruling to the
-    next are read once; `per_table_names`: names that only per-table predicates bear, whose
+    table's own atom (`per_table_names`: names that only per-table predicates bear, whose
     atoms can be cut without reading them first). An atom of another predicate belongs to
-    every table."""
+    every table. `cache` (one per program: Program.readings) keeps each atom's reading by
+    clingo's handle (see terms.symbol_text), so an atom met in an earlier batch costs one
+    lookup."""
     out: list[list[Term]] = [[] for _ in range(tables)]
     for symbol in atoms:
-        text = symbol_text(symbol)
-        m = _TAGGED_ATOM.match(text)
-        name = m.group(1).lstrip("-") if m is not None else ""
-        if m is not None and name in per_table_names:
-            rest = text[m.end():]
-            out[int(m.group(2))].append(
-                parse(f"{m.group(1)}({rest}" if m.group(3) == "," else m.group(1)))
-            continue
-        term = parse(text)
-        if term.arguments and (term.name, len(term.arguments) - 1) in per_table:
-            own = Term(clingo.SymbolType.Function, None, term.name, term.arguments[1:],
-                       term.negative)
-            out[term.arguments[0].number].append(own)
-        else:
+        rep = getattr(symbol, "_rep", None) if cache is not None and INTERNED else None
+        read = cache.get(rep) if cache is not None and isinstance(rep, int) else None
+        if read is None:
+            read = _reading(symbol, per_table, per_table_names)
+            if cache is not None and isinstance(rep, int):
+                if len(cache) >= _READINGS_MAX:
+                    cache.clear()
+                cache[rep] = read
+        table, term = read
+        if table < 0:
             for answer in out:
                 answer.append(term)
+        else:
+            out[table].append(term)
     return out
+
+
+_READINGS_MAX = 1 << 16
+
+
+def _reading(symbol: clingo.Symbol, per_table: frozenset[tuple[str, int]],
+             per_table_names: frozenset[str]) -> tuple[int, Term]:
+    """An atom of a batch's answer set as (its table number, the table's own atom), or (-1, the
+    atom) for one that belongs to every table."""
+    text = symbol_text(symbol)
+    m = _TAGGED_ATOM.match(text)
+    name = m.group(1).lstrip("-") if m is not None else ""
+    if m is not None and name in per_table_names:
+        rest = text[m.end():]
+        return (int(m.group(2)),
+                parse(f"{m.group(1)}({rest}" if m.group(3) == "," else m.group(1)))
+    term = parse(text)
+    if term.arguments and (term.name, len(term.arguments) - 1) in per_table:
+        own = Term(clingo.SymbolType.Function, None, term.name, term.arguments[1:],
+                   term.negative)
+        return (term.arguments[0].number, own)
+    return (-1, term)
 
 
 def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = (),
@@ -240,7 +264,7 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     caller then rules them one by one. `common`: facts of every table alike (the catalog's,
     facts.catalog_text), added once. Raises engine.TimeLimitError like engine.solve."""
     program = tagged_program(edition, expansions)
-    shared: dict[str, None] = {common: None} if common else {}
+    shared: dict[str, None] = {}
     lines: list[str] = []
     try:
         for table, text in enumerate(facts):
@@ -249,13 +273,16 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     except ValueError:
         return None
     # the whole plan (engine.run, `thin`)
-    whole = engine.run(program.statements, ["\n".join([*shared, *lines])], thin=False)
+    # the common facts as a text of their own, the same object for every batch of the game: its
+    # facts are indexed once (relevance.index_text) and parsed once (engine._fact_statements)
+    texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
+    whole = engine.run(program.statements, texts, thin=False)
     if whole.models != 1 or whole.warnings:
         return None
     stats = dict(whole.stats, batch=len(facts))
     return [engine.Solution(models=1, symbols=answer, stats=dict(stats))
             for answer in split(whole.symbols, len(facts), program.per_table,
-                                program.per_table_names)]
+                                program.per_table_names, program.readings)]
 
 
 # ---- combining concurrent calls -----------------------------------------------------------------

@@ -31,7 +31,7 @@ import clingo.ast
 
 from . import bodies, unfired
 from .errors import ErrorItem, InputError
-from .relevance import Plan, Relevance, index_text
+from .relevance import Plan, Relevance, index_text, plain_facts
 from .resources import rules_dir
 
 HUB = "fluxx.lp"  # the full program: every hub
@@ -278,7 +278,7 @@ def _fact_statements(text: str) -> tuple[clingo.ast.AST, ...] | None:
     """The parsed statements of a text of plain facts, one per line (relevance.index_text
     reads it so), or None for any other text (it is then added as text). The lines not met
     before are parsed together; each fact line is one statement."""
-    if index_text(text) is None:
+    if not plain_facts(text):
         return None
     lines = [line for line in (raw.strip() for raw in text.split("\n"))
              if line and not line.startswith("%")]

@@ -187,6 +187,52 @@ def _split_args(text: str) -> list[str] | None:
     return out
 
 
+# What each line of a facts text says, by its text (see index_text): its signature, the values of
+# its arguments and the plain names among them; _SKIP for a blank or comment line; None for
+# anything but a fact. Table texts differ from ruling to ruling but mostly of lines met before
+# (a batch's tagged lines too), so each line is read once per process.
+_SKIP: tuple[()] = ()
+_LINE_FACTS: dict[str, tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None] = {}
+_LINE_FACTS_MAX = 1 << 16
+
+
+def _line_fact(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None:
+    line = raw.strip()
+    if "%*" in line or "*%" in line:
+        return None
+    if not line or line.startswith("%"):
+        return _SKIP
+    found = _FACT.match(line)
+    if found is None or ":-" in line:
+        return None
+    name, inner = found.group(1), found.group(2)
+    if inner is None:
+        return ((name, 0), (), ())
+    parts = _split_args(inner)
+    if parts is None:
+        return None
+    names: list[str] = []
+    values = tuple(_value(a.strip(), names) for a in parts)
+    return ((name, len(parts)), values, tuple(names))
+
+
+def _read_line(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None:
+    try:
+        return _LINE_FACTS[raw]
+    except KeyError:
+        read = _line_fact(raw)
+        if len(_LINE_FACTS) >= _LINE_FACTS_MAX:
+            _LINE_FACTS.clear()
+        _LINE_FACTS[raw] = read
+        return read
+
+
+def plain_facts(text: str) -> bool:
+    """Whether `text` is what index_text reads (facts one per line, blank and comment lines),
+    without building its index."""
+    return all(_read_line(raw) is not None for raw in text.split("\n"))
+
+
 @lru_cache(maxsize=256)
 def index_text(text: str) -> FactIndex | None:
     """The facts of program text written one per line (adjudicator/facts.py), or None when the
@@ -195,35 +241,27 @@ def index_text(text: str) -> FactIndex | None:
     ruling of a game; an index is never changed once built."""
     index = FactIndex()
     for raw in text.split("\n"):
-        line = raw.strip()
-        if "%*" in line or "*%" in line:
+        read = _read_line(raw)
+        if read is None:
             return None
-        if not line or line.startswith("%"):
+        if not read:  # _SKIP
             continue
-        found = _FACT.match(line)
-        if found is None or ":-" in line:
-            return None
-        name, inner = found.group(1), found.group(2)
-        if inner is None:
-            index.add((name, 0), ())
-            index.lines.append(((name, 0), line))
-            continue
-        parts = _split_args(inner)
-        if parts is None:
-            return None
-        index.add((name, len(parts)), tuple(_value(a.strip(), index) for a in parts))
-        index.lines.append(((name, len(parts)), line))
+        signature, values, names = read
+        index.add(signature, values)
+        if names:
+            index.names.update(names)
+        index.lines.append((signature, raw.strip()))
     return index
 
 
-def _value(text: str, index: FactIndex) -> str | None:
+def _value(text: str, names: list[str]) -> str | None:
     """An argument as clingo prints its value, or None ("anything": an interval, an operation,
-    a term clingo would print otherwise)."""
+    a term clingo would print otherwise); a plain name is added to `names`."""
     found = _VALUE.match(text)
     if found is None:
         return None
     if found.group(2) is not None:
-        index.names.add(text)  # a name a #const of the program could replace
+        names.append(text)  # a name a #const of the program could replace
     elif text[0] != '"' and not _INT_MIN <= int(text) <= _INT_MAX:
         return None
     return text

@@ -12,8 +12,9 @@ import clingo.ast
 import pytest
 
 from adjudicator import batch, engine
+from adjudicator.catalog import catalog_for
 from adjudicator.errors import InputError
-from adjudicator.facts import state_facts
+from adjudicator.facts import catalog_text, state_facts, table_facts
 from adjudicator.reader import parse_state
 from adjudicator.ruling import ruling_for
 from tests.test_scenarios import CASES
@@ -51,6 +52,47 @@ def test_every_scenario_table_rules_alike_in_a_batch(game: tuple[str, tuple[str,
         for facts, solution in zip(chunk, solutions, strict=True):
             assert solution.models == 1 and solution.stats["batch"] == len(chunk)
             assert {str(s) for s in solution.symbols} == alone(facts, game)
+
+
+def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
+    # what the server does: the catalog's facts as their own text (the same object every time),
+    # and each answer-set atom read once per program (Program.readings) from the second batch on
+    game = ("fluxx", ())
+    states = []
+    for _, case in CASES:
+        try:
+            state = parse_state(case["state"])
+        except (InputError, KeyError):
+            continue
+        if (state.edition, tuple(state.expansions)) == game:
+            states.append(state)
+    states = states[:12]
+    assert len(states) == 12
+    catalog = catalog_for(*game)
+    common = catalog_text(catalog)
+    tables = [table_facts(s, catalog) for s in states]
+    program = batch.tagged_program(*game)
+    for chunk in (tables[:6], tables[6:], tables[3:9]):
+        solutions = batch.solve_batch(chunk, game[0], game[1], common)
+        assert solutions is not None and program.readings
+        for facts, solution in zip(chunk, solutions, strict=True):
+            assert {str(s) for s in solution.symbols} == alone(facts + common, game)
+
+
+def test_split_with_and_without_the_cache_alike() -> None:
+    program = batch.tagged_program("fluxx", ())
+    tables = GAMES[("fluxx", ())][:3]
+    lines: list[str] = []
+    shared: dict[str, None] = {}
+    for k, text in enumerate(tables):
+        lines += batch.tag_facts(text, k, shared) + [f"table({k})."]
+    whole = engine.run(program.statements, ["\n".join([*shared, *lines])], thin=False)
+    plain = batch.split(whole.symbols, 3, program.per_table, program.per_table_names)
+    cache: dict[int, tuple[int, object]] = {}
+    for _ in range(2):  # filling the cache, then reading from it
+        cached = batch.split(whole.symbols, 3, program.per_table, program.per_table_names, cache)
+        assert [[str(t) for t in a] for a in cached] == [[str(t) for t in a] for a in plain]
+    assert len(cache) == len(whole.symbols)
 
 
 def test_the_renaming_knows_every_statement_of_every_program() -> None:

@@ -131,6 +131,34 @@ ODD_FACTS = [
 ]
 
 
+def _fresh_index(text: str) -> relevance.FactIndex | None:
+    """index_text as if no line had been met before."""
+    saved = dict(relevance._LINE_FACTS)
+    relevance._LINE_FACTS.clear()
+    try:
+        return relevance.index_text.__wrapped__(text)
+    finally:
+        relevance._LINE_FACTS.clear()
+        relevance._LINE_FACTS.update(saved)
+
+
+@pytest.mark.parametrize("text", [
+    "p(1).\nq(a,\"x, y\").\n% note\n\nr.", "p(1).\nq(b,(1,2)).\nconst_name(n).",
+    "p(1).\nq(a,\"x, y\").\nr :- p(1).", "p(1).\n%* block *%\nr.", "p(1).\np(a;b).",
+    *(facts for _, facts in ODD_FACTS)])
+def test_lines_met_before_are_read_alike(text: str) -> None:
+    # each line is read once per process (relevance._LINE_FACTS): a text whose lines were met
+    # in other texts is indexed as if read afresh, names included (a #const could replace them)
+    for other in ("p(1).\nr.", "q(a,\"x, y\").", "const_name(n).\n% note", text):
+        relevance.index_text(other + "\nunique_to_this_call.")
+    cached = relevance.index_text.__wrapped__(text)
+    fresh = _fresh_index(text)
+    assert (cached is None) == (fresh is None) == (not relevance.plain_facts(text))
+    if cached is not None and fresh is not None:
+        assert (cached.facts, cached.names, cached.lines) == (fresh.facts, fresh.names,
+                                                             fresh.lines)
+
+
 @pytest.mark.parametrize("program, facts", ODD_FACTS)
 def test_facts_written_oddly_never_lose_a_rule(program: str, facts: str) -> None:
     statements = parse(program + "\n#show q/0.")
