@@ -272,11 +272,12 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
             lines.append(f"{TABLE}({table}).")
     except ValueError:
         return None
-    # the whole plan (engine.run, `thin`)
+    # thinned like a lone table's plan (engine.run, unfired.py): the tables of one game mostly
+    # share a few plans, so the plans of batches recur too (bench/README.md, seventh session)
     # the common facts as a text of their own, the same object for every batch of the game: its
     # facts are indexed once (relevance.index_text) and parsed once (engine._fact_statements)
     texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
-    whole = engine.run(program.statements, texts, thin=False)
+    whole = engine.run(program.statements, texts)
     if whole.models != 1 or whole.warnings:
         return None
     stats = dict(whole.stats, batch=len(facts))

@@ -322,8 +322,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
     What is grounded is the plan (relevance.py: the rules the facts can fire), and of it, once
     earlier tables of the same plan have shown which rules never fire, the rest (unfired.py);
     the answer set is then checked, and the table grounded again with the whole plan when the
-    check fails. `thin=False` grounds the whole plan (batch.py: a batch's plan depends on which
-    tables came together, so it seldom recurs, and learning it costs more than it saves)."""
+    check fails. `thin=False` grounds the whole plan (for comparing)."""
     started = time.perf_counter()
     grounding = plan(statements, texts)
     analysed = time.perf_counter()

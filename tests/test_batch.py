@@ -79,6 +79,25 @@ def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
             assert {str(s) for s in solution.symbols} == alone(facts + common, game)
 
 
+@pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
+def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str, ...]]) -> None:
+    # a batch's plan is learnt from at its second whole grounding (unfired.py), then thinned
+    tables = GAMES[game][:6]
+    expected = [alone(facts, game) for facts in tables]
+    stats = []
+    for _ in range(3):
+        solutions = batch.solve_batch(tables, game[0], game[1])
+        assert solutions is not None
+        assert [{str(s) for s in solution.symbols} for solution in solutions] == expected
+        stats.append(solutions[0].stats)
+    assert stats[0]["rules_unfired"] == 0
+    # thinned wherever a lone table of the game is (plans with Surprise chains are not
+    # stratified by form, and are ground whole alone and in batches)
+    lone = [engine.solve(tables[0], edition=game[0], expansions=game[1]) for _ in range(3)]
+    if lone[2].stats["rules_unfired"]:
+        assert stats[2]["rules_unfired"] > 0 and not stats[2].get("regrounded")
+
+
 def test_split_with_and_without_the_cache_alike() -> None:
     program = batch.tagged_program("fluxx", ())
     tables = GAMES[("fluxx", ())][:3]
