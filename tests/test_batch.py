@@ -11,7 +11,7 @@ from collections import defaultdict
 import clingo.ast
 import pytest
 
-from adjudicator import batch, engine
+from adjudicator import batch, engine, unfired
 from adjudicator.catalog import catalog_for
 from adjudicator.errors import InputError
 from adjudicator.facts import catalog_text, state_facts, table_facts
@@ -80,8 +80,11 @@ def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
-def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str, ...]]) -> None:
+def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str, ...]],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # a batch's plan is learnt from at its second whole grounding (unfired.py), then thinned
+    monkeypatch.setattr(unfired, "_ENTRIES", {})  # what earlier tests taught is forgotten
+    monkeypatch.setattr(unfired, "_LAST", {})
     tables = GAMES[game][:6]
     expected = [alone(facts, game) for facts in tables]
     stats = []
