@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .resources import static_dir, templates_dir
     from .web import register
+    from .web.json_provider import OrjsonProvider
 
     app = Flask(
         __name__,
@@ -27,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         STORE_PATH=None,  # None: the default path of adjudicator.store
         JSON_AS_ASCII=False,
     )
+    app.json = OrjsonProvider(app)  # Flask's JSON, written faster (web/json_provider.py)
     app.json.ensure_ascii = False  # Chinese stays readable in JSON answers
     if test_config:
         app.config.from_mapping(test_config)
