@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import clingo
@@ -92,8 +93,12 @@ class Atoms:
             tuple[tuple[Key, ...], Term]]]] = {}
         rows = self.rows
         found = _READ.get
-        for item in symbols:
-            entry = found(item) if type(item) is int else None
+        items = symbols if isinstance(symbols, list) else list(symbols)
+        # the readings of handles met before, looked up in one pass (most are: see _READ);
+        # clingo's symbols and Terms (no handles to be had) are read one by one
+        handles_given = bool(items) and type(items[0]) is int
+        lookups = map(found, items) if handles_given else repeat(None)
+        for item, entry in zip(items, lookups, strict=False):  # repeat() has no end
             if entry is None:
                 entry = _read(item)
             sig = entry[0]
