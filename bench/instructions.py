@@ -4,6 +4,8 @@ Run by hand (figures are printed, never asserted; needs valgrind, Debian package
 
     python bench/instructions.py                 # the 4-player table
     python bench/instructions.py --players 2 4 10 --parts
+    python bench/instructions.py --workload api   # POST /api/ruling, 13 tables in turn
+    python bench/instructions.py --workload batch # new batches of 4 tables
 
 Why: wall and CPU times on a shared virtual machine drift by a third within an hour (the
 `machine speed` that bench/rulings.py prints), more than most changes to the engine. valgrind's
@@ -39,16 +41,58 @@ data = seated_table({players}, 1)
 for _ in range({runs}):
     assert ruling_for(parse_state(data))["ok"]
 """
+# --workload api: POST /api/ruling through the Flask app (test client: no sockets), the 13
+# tables http_load.py rotates; per request
+CHILD_API = """
+import json, sys
+sys.path.insert(0, {bench!r})
+from http_load import bodies
+from adjudicator import create_app
+client = create_app().test_client()
+posts = bodies()
+def post(body):
+    answer = client.post("/api/ruling", data=body, content_type="application/json")
+    assert answer.status_code == 200
+for body in posts * 2:
+    post(body)
+for body in posts * {runs}:
+    post(body)
+"""
+# --workload batch: batches of 4 of the 12 seated tables http_load.py rotates, each batch a new
+# combination (as under load: which tables come together varies); per table
+CHILD_BATCH = """
+import random, sys
+sys.path.insert(0, {bench!r})
+from rulings import seated_table
+from adjudicator import batch
+from adjudicator.catalog import catalog_for
+from adjudicator.facts import catalog_text, table_facts
+from adjudicator.reader import parse_state
+game = catalog_for("fluxx", ())
+common = catalog_text(game)
+tables = [table_facts(parse_state(seated_table(n, seed)), game) for n in (2, 4, 6, 10)
+          for seed in (1, 2, 3)]
+rng = random.Random(5)
+groups = [rng.sample(tables, 4) for _ in range(20 + 10 * {runs})]
+for group in groups[:20]:
+    assert batch.solve_batch(group, "fluxx", (), common) is not None
+for group in groups[20:]:
+    assert batch.solve_batch(group, "fluxx", (), common) is not None
+"""
+UNITS = {"table": 1, "api": 13, "batch": 40}  # rulings per run
 # clingo's entry points whose inclusive cost --parts prints
 PARTS = ("clingo_control_ground", "clingo_program_builder_add", "clingo_control_add",
          "clingo_control_free", "clingo_control_new", "clingo_control_solve",
          "clingo_model_symbols_size", "clingo_symbol_to_string")
 
 
-def count(players: int, runs: int, out_file: str) -> int:
-    """Instructions of a child Python that rules the table `runs` times."""
-    code = CHILD.format(bench=str(HERE), players=players, runs=runs)
-    env = dict(os.environ, FLUXX_SOLVE_TIMEOUT="100000")
+def count(players: int, runs: int, out_file: str, workload: str = "table") -> int:
+    """Instructions of a child Python that rules the table `runs` times (or runs the workload
+    `runs` times)."""
+    child = {"table": CHILD, "api": CHILD_API, "batch": CHILD_BATCH}[workload]
+    code = child.format(bench=str(HERE), players=players, runs=runs)
+    # a fixed hash seed: dict and set layouts, and so the counts, alike from run to run
+    env = dict(os.environ, FLUXX_SOLVE_TIMEOUT="100000", PYTHONHASHSEED="0")
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}",
          sys.executable, "-c", code],
@@ -75,24 +119,32 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, nargs="+", default=[4])
     ap.add_argument("--parts", action="store_true", help="what clingo's entry points take")
+    ap.add_argument("--workload", choices=sorted(UNITS), default="table",
+                    help="table: one table ruled again and again (--players); api: POST "
+                         "/api/ruling through the app, 13 tables in turn; batch: new batches of "
+                         "4 tables")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian package `valgrind`)")
         return 1
-    print(f"instructions per ruling (callgrind; {HIGH} rulings minus {LOW}, divided by "
-          f"{HIGH - LOW}); millions")
+    # a run of the api and batch workloads is 13 and 40 rulings: fewer runs for the same work
+    low_runs, high_runs = (LOW, HIGH) if args.workload == "table" else (1, 3)
+    unit = UNITS[args.workload] * (high_runs - low_runs)
+    print(f"instructions per ruling (callgrind; {args.workload} workload, {high_runs} runs minus "
+          f"{low_runs}, divided by the {unit} rulings between); millions")
     with tempfile.TemporaryDirectory() as tmp:
-        for players in args.players:
+        for players in (args.players if args.workload == "table" else [0]):
             low_file, high_file = f"{tmp}/low.out", f"{tmp}/high.out"
-            low = count(players, LOW, low_file)
-            high = count(players, HIGH, high_file)
-            per = (high - low) / (HIGH - LOW)
-            print(f"{players} players: {per / 1e6:.2f}M")
+            low = count(players, low_runs, low_file, args.workload)
+            high = count(players, high_runs, high_file, args.workload)
+            per = (high - low) / unit
+            label = f"{players} players" if args.workload == "table" else args.workload
+            print(f"{label}: {per / 1e6:.2f}M")
             if args.parts:
                 a, b = parts(low_file), parts(high_file)
                 clingo_total = 0.0
                 for name in PARTS:
-                    value = (b.get(name, 0) - a.get(name, 0)) / (HIGH - LOW)
+                    value = (b.get(name, 0) - a.get(name, 0)) / unit
                     clingo_total += value
                     if value > 0:
                         print(f"   {name:<28}{value / 1e6:>7.2f}M")
