@@ -32,8 +32,9 @@ import clingo
 import clingo.ast as A
 
 from . import engine
+from .memo import Memo
 from .relevance import symbolic_atoms
-from .terms import INTERNED, Term, parse, symbol_text
+from .terms import Term, handle, parse, symbol_text
 
 MAX_BATCH = 16
 # Groundings at once per process. 1: with 2, a second caller started grounding the few tables
@@ -132,7 +133,7 @@ class Program:
     per_table: frozenset[tuple[str, int]]
     per_table_names: frozenset[str]  # names that no shared predicate bears
     # the reading of each answer-set atom met so far, by clingo's handle (split)
-    readings: dict[int, tuple[int, Term]] = field(default_factory=dict)
+    readings: Memo[int, tuple[int, Term]] = field(default_factory=lambda: Memo(1 << 16))
 
 
 _PROGRAMS: dict[tuple[str, tuple[str, ...]], Program] = {}
@@ -208,7 +209,7 @@ _TAGGED_ATOM = re.compile(r"(-?[a-z_][A-Za-z0-9_']*)\((\d+)(,|\))")
 
 def split(atoms: Sequence[clingo.Symbol], tables: int, per_table: frozenset[tuple[str, int]],
           per_table_names: frozenset[str] = frozenset(),
-          cache: dict[int, tuple[int, Term]] | None = None) -> list[list[Term]]:
+          cache: Memo[int, tuple[int, Term]] | None = None) -> list[list[Term]]:
     """One answer set of a batch as the answer set of each table. A per-table atom is
     `name(T,args...)`: the table number is cut from its text, and the rest is read as the
     table's own atom (`per_table_names`: names that only per-table predicates bear, whose
@@ -217,15 +218,14 @@ def split(atoms: Sequence[clingo.Symbol], tables: int, per_table: frozenset[tupl
     clingo's handle (see terms.symbol_text), so an atom met in an earlier batch costs one
     lookup."""
     out: list[list[Term]] = [[] for _ in range(tables)]
+    memo = cache if cache is not None else Memo(len(atoms) + 1)
     for symbol in atoms:
-        rep = getattr(symbol, "_rep", None) if cache is not None and INTERNED else None
-        read = cache.get(rep) if cache is not None and isinstance(rep, int) else None
+        rep = handle(symbol)
+        read = memo.get(rep) if rep is not None else None
         if read is None:
             read = _reading(symbol, per_table, per_table_names)
-            if cache is not None and isinstance(rep, int):
-                if len(cache) >= _READINGS_MAX:
-                    cache.clear()
-                cache[rep] = read
+            if rep is not None:
+                memo.keep(rep, read)
         table, term = read
         if table < 0:
             for answer in out:
@@ -233,9 +233,6 @@ def split(atoms: Sequence[clingo.Symbol], tables: int, per_table: frozenset[tupl
         else:
             out[table].append(term)
     return out
-
-
-_READINGS_MAX = 1 << 16
 
 
 def _reading(symbol: clingo.Symbol, per_table: frozenset[tuple[str, int]],
@@ -272,10 +269,10 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
             lines.append(f"{TABLE}({table}).")
     except ValueError:
         return None
-    # thinned like a lone table's plan (engine.run, unfired.py): the tables of one game mostly
-    # share a few plans, so the plans of batches recur too (bench/README.md, seventh session)
-    # the common facts as a text of their own, the same object for every batch of the game: its
-    # facts are indexed once (relevance.index_text) and parsed once (engine._fact_statements)
+    # The common facts are a text of their own, the same object for every batch of the game:
+    # indexed once (relevance.index_text) and parsed once (engine._fact_statements). The plan is
+    # thinned like a lone table's (unfired.py): the tables of one game share a few plans, so the
+    # plans of batches recur too (bench/README.md, seventh session).
     texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
     whole = engine.run(program.statements, texts)
     if whole.models != 1 or whole.warnings:

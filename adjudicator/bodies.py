@@ -24,7 +24,8 @@ import clingo
 import clingo.ast as A
 from clingo.symbol import Symbol
 
-from .terms import INTERNED, Term, parse, symbol_text
+from .memo import Memo
+from .terms import INTERNED, Term, handle, parse, symbol_text
 
 _T = A.ASTType
 _NUMBER = clingo.SymbolType.Number
@@ -53,8 +54,7 @@ def _number(value: int) -> Term:
 # ---- an answer set's atoms, by signature --------------------------------------------------------
 # The reading of each atom met so far, by clingo's handle (see terms.symbol_text: clingo 5 interns
 # symbols for the life of the process).
-_READ: dict[int, tuple[Signature, tuple[tuple[Key, ...], Term]]] = {}
-_READ_MAX = 1 << 16
+_READ: Memo[int, tuple[Signature, tuple[tuple[Key, ...], Term]]] = Memo(1 << 16)
 
 
 def handles(sequence: Sequence[Any]) -> list[Any]:
@@ -67,8 +67,8 @@ def handles(sequence: Sequence[Any]) -> list[Any]:
 def _read(item: Any) -> tuple[Signature, tuple[tuple[Key, ...], Term]]:
     """An atom (a handle, a clingo symbol or a Term) as its signature, the keys of its
     arguments and itself."""
-    rep = item if isinstance(item, int) else getattr(item, "_rep", None)
-    found = _READ.get(rep) if isinstance(rep, int) and INTERNED else None
+    rep = handle(item)
+    found = _READ.get(rep) if rep is not None else None
     if found is None:
         if isinstance(item, Term):
             term = item
@@ -76,10 +76,8 @@ def _read(item: Any) -> tuple[Signature, tuple[tuple[Key, ...], Term]]:
             term = parse(symbol_text(Symbol(item) if isinstance(item, int) else item))
         name = ("-" + term.name) if term.negative else term.name
         found = ((name, len(term.arguments)), (tuple(_key(a) for a in term.arguments), term))
-        if isinstance(rep, int) and INTERNED:
-            if len(_READ) >= _READ_MAX:
-                _READ.clear()
-            _READ[rep] = found
+        if rep is not None:
+            _READ.keep(rep, found)
     return found
 
 

@@ -31,7 +31,8 @@ import clingo.ast
 
 from . import bodies, unfired
 from .errors import ErrorItem, InputError
-from .relevance import Plan, Relevance, index_text, plain_facts
+from .memo import Memo
+from .relevance import Plan, Relevance, fact_lines
 from .resources import rules_dir
 
 HUB = "fluxx.lp"  # the full program: every hub
@@ -269,8 +270,7 @@ def add_statements(ctl: clingo.Control, statements: Sequence[clingo.ast.AST],
 
 
 # The parsed statement of each fact line met so far (shared ASTs: added under _AST_LOCK only).
-_FACT_LINES: dict[str, clingo.ast.AST] = {}
-_FACT_LINES_MAX = 1 << 15
+_FACT_LINES: Memo[str, clingo.ast.AST] = Memo(1 << 15)
 
 
 @lru_cache(maxsize=256)
@@ -278,10 +278,9 @@ def _fact_statements(text: str) -> tuple[clingo.ast.AST, ...] | None:
     """The parsed statements of a text of plain facts, one per line (relevance.index_text
     reads it so), or None for any other text (it is then added as text). The lines not met
     before are parsed together; each fact line is one statement."""
-    if not plain_facts(text):
+    lines = fact_lines(text)
+    if lines is None:
         return None
-    lines = [line for line in (raw.strip() for raw in text.split("\n"))
-             if line and not line.startswith("%")]
     missing = [line for line in dict.fromkeys(lines) if line not in _FACT_LINES]
     if missing:
         found: list[clingo.ast.AST] = []
@@ -289,12 +288,11 @@ def _fact_statements(text: str) -> tuple[clingo.ast.AST, ...] | None:
             clingo.ast.ASTType.Program, clingo.ast.ASTType.Comment) else None)
         if len(found) != len(missing):
             return None
-        if len(_FACT_LINES) + len(missing) > _FACT_LINES_MAX:
-            _FACT_LINES.clear()
-        _FACT_LINES.update(zip(missing, found, strict=True))
+        for line, statement in zip(missing, found, strict=True):
+            _FACT_LINES.keep(line, statement)
     try:
         return tuple(_FACT_LINES[line] for line in lines)
-    except KeyError:  # cleared by another thread meanwhile: add it as text
+    except KeyError:  # the memo was full and started afresh meanwhile: add it as text
         return None
 
 
@@ -327,8 +325,11 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
     grounding = plan(statements, texts)
     analysed = time.perf_counter()
     # only plain facts besides the statements: what makes the plan stratified is checked there
-    known = unfired.entry(grounding.statements, _AST_LOCK, statements) \
-        if thin and unfired.enabled() and all(index_text(t) is not None for t in texts) else None
+    facts_only = grounding.facts_only
+    if facts_only is None and thin:  # the plan did not look (no pruning)
+        facts_only = all(fact_lines(t) is not None for t in texts)
+    known = unfired.entry(grounding.statements, _AST_LOCK, _relevance(statements).consts) \
+        if thin and facts_only and unfired.enabled() else None
     lean = known.lean if known is not None else None
     outcome: _Outcome | None = None
     missed = False
@@ -387,7 +388,7 @@ def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str]
     def on_model(model: clingo.Model) -> None:
         # only the first answer set's atoms are kept; the second only says "more than one"
         if not found and atoms:
-            every.extend(bodies.handles(model.symbols(atoms=True)))
+            every[:] = bodies.handles(model.symbols(atoms=True))
         found.append(list(model.symbols(shown=True)) if not found else [])
 
     solve_within(ctl, started, on_model)

@@ -56,6 +56,8 @@ import clingo
 import clingo.ast as ast
 from clingo.ast import ASTType
 
+from .memo import Memo
+
 # A pattern's argument: a constant (as clingo prints it) or None (anything).
 Args = tuple[str | None, ...]
 # A rule's argument before binding: ("c", constant), ("v", variable name) or None (anything).
@@ -192,8 +194,7 @@ def _split_args(text: str) -> list[str] | None:
 # anything but a fact. Table texts differ from ruling to ruling but mostly of lines met before
 # (a batch's tagged lines too), so each line is read once per process.
 _SKIP: tuple[()] = ()
-_LINE_FACTS: dict[str, tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None] = {}
-_LINE_FACTS_MAX = 1 << 16
+_LINE_FACTS: Memo[str, tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None] = Memo(1 << 16)
 
 
 def _line_fact(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None:
@@ -220,17 +221,20 @@ def _read_line(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] 
     try:
         return _LINE_FACTS[raw]
     except KeyError:
-        read = _line_fact(raw)
-        if len(_LINE_FACTS) >= _LINE_FACTS_MAX:
-            _LINE_FACTS.clear()
-        _LINE_FACTS[raw] = read
-        return read
+        return _LINE_FACTS.keep(raw, _line_fact(raw))
 
 
-def plain_facts(text: str) -> bool:
-    """Whether `text` is what index_text reads (facts one per line, blank and comment lines),
-    without building its index."""
-    return all(_read_line(raw) is not None for raw in text.split("\n"))
+def fact_lines(text: str) -> list[str] | None:
+    """The fact lines of `text` as index_text reads them (stripped; no blank or comment lines),
+    or None when it holds anything but facts one per line; without building its index."""
+    lines: list[str] = []
+    for raw in text.split("\n"):
+        read = _read_line(raw)
+        if read is None:
+            return None
+        if read:  # not _SKIP
+            lines.append(raw.strip())
+    return lines
 
 
 @lru_cache(maxsize=256)
@@ -282,6 +286,7 @@ class Relevance:
                 self.enabled = False
             elif s.ast_type == ASTType.Definition:
                 self._consts.add(s.name)
+        self.consts = frozenset(self._consts)  # the program's #const names (unfired.py too)
         self.statements = tuple(statements)
         self.body_rules = sum(1 for s in statements if s.ast_type == ASTType.Rule and s.body)
         self.static = FactIndex()
@@ -501,17 +506,17 @@ class Relevance:
     def plan(self, texts: Sequence[str]) -> Plan:
         """What to ground for the facts `texts`: the statements without the rules that cannot
         fire and the facts no kept statement reads, and the texts without such facts."""
-        whole = Plan(self.statements, tuple(texts), 0, 0)
         if not self.enabled:
-            return whole
+            return Plan(self.statements, tuple(texts), 0, 0)
         indexes = []
         for text in texts:
             found = index_text(text)
             if found is None:
-                return whole
+                return Plan(self.statements, tuple(texts), 0, 0, facts_only=False)
             indexes.append(found)
         if self._consts and any(self._consts & index.names for index in indexes):
-            return whole  # clingo replaces those names in the facts too
+            # clingo replaces those names in the facts too
+            return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
         with self._lock:
             traces = tuple(self._traces)
         for trace in traces:
@@ -521,14 +526,15 @@ class Relevance:
             try:
                 trace = self._trace(indexes)
             except RecursionError:  # derivations deeper than Python's stack: keep every rule
-                return whole
+                return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
         with self._lock:  # the most recently used first: it is tried first next time
             self._traces = [trace, *(t for t in self._traces if t is not trace)][:TRACES]
         passed = tuple(trace.text(k, index, text)
                        for k, (index, text) in enumerate(zip(indexes, texts, strict=True)))
         lines_out = sum(len(index.lines) for index in indexes) - sum(
             0 if not t else t.count("\n") + 1 for t in passed)
-        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out)
+        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out,
+                    facts_only=True)
 
     def _trace(self, indexes: Sequence[FactIndex]) -> _Trace:
         """Which rules cannot fire with the added facts `indexes`, and every question asked of
@@ -702,6 +708,7 @@ class Plan:
     texts: tuple[str, ...]
     rules_left_out: int
     facts_left_out: int  # the program's facts and the texts' facts no kept statement reads
+    facts_only: bool | None = None  # whether the texts are plain facts; None: not looked at
 
     @property
     def pruned(self) -> bool:

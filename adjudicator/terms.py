@@ -17,9 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from clingo import Symbol, SymbolType
 from clingo import __version__ as clingo_version
+
+from .memo import Memo
 
 # one token: a string, a number, a name (possibly classically negated, or #inf/#sup), punctuation
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|-?\d+|#inf|#sup|-?[_\']*[a-z][A-Za-z0-9_\']*|[(),]')
@@ -129,23 +132,26 @@ def parse(text: str) -> Term:
 # Python, each waits to take it back (bench/grounding_floor.py, part 4); most atoms recur from one
 # ruling to the next, and a handle looked up here costs no call at all. Any other clingo (or a
 # symbol without the handle) is asked every time.
-_TEXTS: dict[int, str] = {}
-_TEXTS_MAX = 1 << 16
+_TEXTS: Memo[int, str] = Memo(1 << 16)
 INTERNED = clingo_version.startswith("5.")
+
+
+def handle(symbol: Any) -> int | None:
+    """clingo's handle of `symbol` (a plain int is taken for one), or None where there is none
+    to go by: another clingo than 5 (symbols not interned), a Term."""
+    if not INTERNED:
+        return None
+    rep = symbol if type(symbol) is int else getattr(symbol, "_rep", None)
+    return rep if isinstance(rep, int) else None
 
 
 def symbol_text(symbol: Symbol) -> str:
     """`str(symbol)`, remembered by the symbol's handle (see _TEXTS)."""
-    rep = getattr(symbol, "_rep", None) if INTERNED else None
-    if not isinstance(rep, int):
+    rep = handle(symbol)
+    if rep is None:
         return str(symbol)
     text = _TEXTS.get(rep)
-    if text is None:
-        text = str(symbol)
-        if len(_TEXTS) >= _TEXTS_MAX:
-            _TEXTS.clear()
-        _TEXTS[rep] = text
-    return text
+    return text if text is not None else _TEXTS.keep(rep, str(symbol))
 
 
 def read_atoms(symbols: Iterable[Symbol | Term]) -> list[Term]:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,19 +193,6 @@ def _stratified(shapes: Sequence[Shape]) -> bool:
     return True
 
 
-_CONSTS: dict[int, tuple[Sequence[Any], frozenset[str]]] = {}
-
-
-def _program_consts(program: Sequence[Any]) -> frozenset[str]:
-    """Under the AST lock: the #const names of `program`, once per program."""
-    found = _CONSTS.get(id(program))
-    if found is None or found[0] is not program:
-        if len(_CONSTS) >= 64:
-            _CONSTS.clear()
-        found = _CONSTS[id(program)] = (program, _consts(program))
-    return found[1]
-
-
 @dataclass(frozen=True)
 class Lean:
     """One plan without its unfired rules."""
@@ -230,13 +218,13 @@ class Entry:
 
     MISSES = 8  # checks that failed before a plan is no longer thinned
 
-    def __init__(self, statements: Sequence[Any], program: Sequence[Any] | None = None,
+    def __init__(self, statements: Sequence[Any], consts: frozenset[str] = frozenset(),
                  lock: Any = None) -> None:
-        """`program`: the whole program the plan `statements` was taken from (its #consts);
-        `lock` guards reading the shared AST. Nothing is read before the plan is to be learnt
-        from (`learning`)."""
+        """`consts`: the #const names of the whole program the plan `statements` was taken
+        from (relevance.Relevance.consts); `lock` guards reading the shared AST. Nothing is
+        read before the plan is to be learnt from (`learning`)."""
         self.statements = statements
-        self._program, self._ast_lock = program, lock
+        self._program_consts, self._ast_lock = consts, lock
         self.stratified: bool | None = None  # not yet known
         self.bodies: dict[int, Body] = {}
         self.names: frozenset[str] = frozenset()
@@ -249,10 +237,8 @@ class Entry:
 
     def _read(self) -> None:
         """Reads the plan's statements: is it stratified, and its rules' bodies compiled."""
-        with self._ast_lock or threading.Lock():
-            consts = _consts(self.statements)
-            if self._program is not None:
-                consts |= _program_consts(self._program)
+        with self._ast_lock if self._ast_lock is not None else nullcontext():
+            consts = _consts(self.statements) | self._program_consts
             compiled = [_compiled(s, consts) for s in self.statements]
         stratified = _stratified([c.shape for c in compiled])
         if stratified:
@@ -322,9 +308,9 @@ _ENTRIES_MAX = 256
 _ENTRIES_LOCK = threading.Lock()
 
 
-def entry(statements: Sequence[Any], lock: Any, program: Sequence[Any] | None = None) -> Entry:
-    """The entry of a plan's statements, taken from `program` (made once; `lock` guards reading
-    the shared AST)."""
+def entry(statements: Sequence[Any], lock: Any, consts: frozenset[str] = frozenset()) -> Entry:
+    """The entry of a plan's statements (made once; `lock` guards reading the shared AST,
+    `consts`: the #const names of the program the plan was taken from)."""
     last = _LAST.get(id(statements))
     if last is not None and last[0] is statements:
         return last[1]
@@ -332,7 +318,7 @@ def entry(statements: Sequence[Any], lock: Any, program: Sequence[Any] | None = 
     with _ENTRIES_LOCK:
         found = _ENTRIES.get(key)
     if found is None:
-        made = Entry(statements, program, lock)
+        made = Entry(statements, consts, lock)
         with _ENTRIES_LOCK:
             found = _ENTRIES.setdefault(key, made)
             while len(_ENTRIES) > _ENTRIES_MAX:  # the oldest plan goes first

@@ -11,12 +11,14 @@ from collections import defaultdict
 import clingo.ast
 import pytest
 
-from adjudicator import batch, engine, unfired
+from adjudicator import batch, engine, terms, unfired
 from adjudicator.catalog import catalog_for
 from adjudicator.errors import InputError
 from adjudicator.facts import catalog_text, state_facts, table_facts
+from adjudicator.memo import Memo
 from adjudicator.reader import parse_state
 from adjudicator.ruling import ruling_for
+from adjudicator.terms import Term
 from tests.test_scenarios import CASES
 
 
@@ -74,7 +76,7 @@ def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
     program = batch.tagged_program(*game)
     for chunk in (tables[:6], tables[6:], tables[3:9]):
         solutions = batch.solve_batch(chunk, game[0], game[1], common)
-        assert solutions is not None and program.readings
+        assert solutions is not None and (bool(program.readings) == terms.INTERNED)
         for facts, solution in zip(chunk, solutions, strict=True):
             assert {str(s) for s in solution.symbols} == alone(facts + common, game)
 
@@ -110,11 +112,11 @@ def test_split_with_and_without_the_cache_alike() -> None:
         lines += batch.tag_facts(text, k, shared) + [f"table({k})."]
     whole = engine.run(program.statements, ["\n".join([*shared, *lines])], thin=False)
     plain = batch.split(whole.symbols, 3, program.per_table, program.per_table_names)
-    cache: dict[int, tuple[int, object]] = {}
+    cache: Memo[int, tuple[int, Term]] = Memo(1 << 16)
     for _ in range(2):  # filling the cache, then reading from it
         cached = batch.split(whole.symbols, 3, program.per_table, program.per_table_names, cache)
         assert [[str(t) for t in a] for a in cached] == [[str(t) for t in a] for a in plain]
-    assert len(cache) == len(whole.symbols)
+    assert len(cache) == (len(whole.symbols) if terms.INTERNED else 0)
 
 
 def test_the_renaming_knows_every_statement_of_every_program() -> None:

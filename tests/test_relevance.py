@@ -153,10 +153,12 @@ def test_lines_met_before_are_read_alike(text: str) -> None:
         relevance.index_text(other + "\nunique_to_this_call.")
     cached = relevance.index_text.__wrapped__(text)
     fresh = _fresh_index(text)
-    assert (cached is None) == (fresh is None) == (not relevance.plain_facts(text))
+    lines = relevance.fact_lines(text)
+    assert (cached is None) == (fresh is None) == (lines is None)
     if cached is not None and fresh is not None:
         assert (cached.facts, cached.names, cached.lines) == (fresh.facts, fresh.names,
                                                              fresh.lines)
+        assert lines == [line for _, line in fresh.lines]  # what engine.py parses for clingo
 
 
 @pytest.mark.parametrize("program, facts", ODD_FACTS)

@@ -241,7 +241,7 @@ def test_most_scenarios_were_ruled_lean() -> None:
     if len(LEFT_OUT) < len(RULED):
         pytest.skip("runs after the scenario comparisons (run the whole module)")
     lean = [n for n in LEFT_OUT if n > 0]
-    assert len(lean) > len(LEFT_OUT) // 2 and min(lean) > 0
+    assert len(lean) > len(LEFT_OUT) // 2
 
 
 def test_the_crowded_table_rules_alike(monkeypatch: pytest.MonkeyPatch) -> None:
