@@ -15,7 +15,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .resources import faq_dir
@@ -88,6 +88,7 @@ class Card:
         )
 
 
+@lru_cache(maxsize=4096)  # every card of every table is looked up by it: most names recur
 def normalize(name: str) -> str:
     """The matching key of a card name: width-folded, case-folded, without spaces/punctuation.
 

@@ -40,5 +40,5 @@ class InputError(Exception):
 
 def pointer(*parts: str | int) -> str:
     """A JSON pointer (RFC 6901) from path parts: ("players", 1, "hand") -> /players/1/hand."""
-    escaped = (str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-    return "".join("/" + p for p in escaped)
+    return "".join("/" + (str(p) if type(p) is int else  # an index needs no escaping
+                          str(p).replace("~", "~0").replace("/", "~1")) for p in parts)

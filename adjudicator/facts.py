@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 from .catalog import Catalog, catalog_for
 from .extension_state import extension_facts
@@ -20,6 +20,7 @@ from .state import TableState
 _CONSTANT = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
 
+@lru_cache(maxsize=4096)  # card ids: a few hundred per game
 def term(card_id: str) -> str:
     """A card id as a clingo term: `draw_2` stays a constant, `10_cards_in_hand` is quoted."""
     if _CONSTANT.match(card_id):

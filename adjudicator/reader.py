@@ -333,26 +333,35 @@ def _card_in_expansion(game: Catalog, value: str) -> Card | None:
     return None
 
 
-def _check_sizes(value: Any, path: str, depth: int, errors: list[ErrorItem]) -> None:
-    """Refuses huge lists and deep nesting anywhere before reading anything."""
+def _check_sizes(value: Any, parts: tuple[str | int, ...], depth: int,
+                 errors: list[ErrorItem]) -> None:
+    """Refuses huge lists and deep nesting anywhere before reading anything. `parts`: the
+    path as its parts, made a pointer only for an error (most states have none)."""
     if depth > MAX_DEPTH:
-        errors.append(ErrorItem(path, f"Nested too deeply (more than {MAX_DEPTH} levels).",
+        errors.append(ErrorItem(pointer(*parts),
+                                f"Nested too deeply (more than {MAX_DEPTH} levels).",
                                 f"嵌套层数过多（超过 {MAX_DEPTH} 层）。"))
         return
+    # a scalar below the deepest level allowed is the only scalar that can be refused
+    deeper = depth + 1 > MAX_DEPTH
     if isinstance(value, list):
         if len(value) > MAX_ITEMS:
-            errors.append(ErrorItem(path, f"Too many items: {len(value)} (at most {MAX_ITEMS}).",
+            errors.append(ErrorItem(pointer(*parts),
+                                    f"Too many items: {len(value)} (at most {MAX_ITEMS}).",
                                     f"条目过多：{len(value)} 个（最多 {MAX_ITEMS} 个）。"))
             return
         for i, item in enumerate(value):
-            _check_sizes(item, pointer_join(path, i), depth + 1, errors)
+            if deeper or isinstance(item, (list, dict)):
+                _check_sizes(item, (*parts, i), depth + 1, errors)
     elif isinstance(value, dict):
         if len(value) > MAX_ITEMS:
-            errors.append(ErrorItem(path, f"Too many fields: {len(value)} (at most {MAX_ITEMS}).",
+            errors.append(ErrorItem(pointer(*parts),
+                                    f"Too many fields: {len(value)} (at most {MAX_ITEMS}).",
                                     f"字段过多：{len(value)} 个（最多 {MAX_ITEMS} 个）。"))
             return
         for key, item in value.items():
-            _check_sizes(item, pointer_join(path, str(key)), depth + 1, errors)
+            if deeper or isinstance(item, (list, dict)):
+                _check_sizes(item, (*parts, str(key)), depth + 1, errors)
 
 
 def parse_state(data: Any, *, check_copies: bool = True) -> TableState:
@@ -366,7 +375,7 @@ def parse_state(data: Any, *, check_copies: bool = True) -> TableState:
         raise InputError(ErrorItem("", f"The table state must be an object, got {got_en}.",
                                    f"桌面状态必须是一个对象，实际是{got_zh}。"))
     size_errors: list[ErrorItem] = []
-    _check_sizes(data, "", 0, size_errors)
+    _check_sizes(data, (), 0, size_errors)
     if size_errors:
         raise InputError(size_errors)
     r = _Reader()

@@ -17,7 +17,9 @@ import clingo
 
 from . import batch
 from .catalog import Catalog, catalog_for
+from .engine import Solution
 from .facts import catalog_text, table_facts
+from .memo import Memo
 from .messages import LANGS, finding_text, terms
 from .state import TableState
 from .terms import Term, read_atoms
@@ -68,12 +70,17 @@ class _Atoms:
         return found[0][0] if found else None
 
 
+# Finding texts rendered so far, by game, players' names, message key and arguments' text
+_FINDING_TEXTS: Memo[tuple[Any, ...], dict[str, str]] = Memo(1 << 14)
+
+
 class _Context:
     """What rendering needs: the players, the catalog, and the two languages."""
 
     def __init__(self, state: TableState, catalog: Catalog) -> None:
         self.state, self.catalog = state, catalog
         self.names = [p.name for p in state.players]
+        self.names_key = tuple(self.names)
         self.terms = terms()
         self._sources: dict[str, dict[str, str] | None] = {}
 
@@ -129,8 +136,19 @@ class _Context:
             return ", ".join(str(v) for v in value)
         return str(value)
 
-    def text(self, key: str, args: list[Atom]) -> dict[str, str]:
-        return {lang: finding_text(key, args, lang, self.render) for lang in LANGS}
+    def text(self, key: str, args: list[Atom], args_text: str | None = None) -> dict[str, str]:
+        """The message `key` with `args` in every language. `args_text`: the arguments' term as
+        printed, when the caller has it: the text is then looked up among those rendered before
+        (a pure function of the game, the players' names, the key and the arguments; one
+        table's rulings repeat most of their findings)."""
+        if args_text is None:
+            return {lang: finding_text(key, args, lang, self.render) for lang in LANGS}
+        memo_key = (self.catalog, self.names_key, key, args_text)
+        found = _FINDING_TEXTS.get(memo_key)
+        if found is None:
+            found = {lang: finding_text(key, args, lang, self.render) for lang in LANGS}
+            _FINDING_TEXTS.keep(memo_key, found)
+        return dict(found)  # a copy: the ruling is the caller's to change
 
     # -- sources ----------------------------------------------------------------------------
     def source(self, sym: Atom) -> dict[str, str] | None:
@@ -210,6 +228,12 @@ def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, A
     # concurrent rulings of one game are grounded together (batch.py)
     solution = batch.solve(table_facts(state, game), state.edition, state.expansions,
                            catalog_text(game))
+    return ruling_from(state, game, solution)
+
+
+def ruling_from(state: TableState, game: Catalog, solution: Solution) -> dict[str, Any]:
+    """The ruling for `state` (of the game `game`) from the engine's `solution` for its facts
+    (`facts.table_facts`)."""
     ctx = _Context(state, game)
     stats: dict[str, Any] = dict(solution.stats, models=solution.models)
     if solution.warnings:
@@ -333,7 +357,7 @@ def _not_yet(atoms: _Atoms, ctx: _Context, cites: dict) -> list[dict[str, Any]]:
         args = list(reason.arguments) if reason.type == clingo.SymbolType.Function else []
         key = reason.name
         out.append({"player": ctx.player(seat), "kind": kind.name, **_details(ctx, details),
-                    "reason": ctx.text(key, args),
+                    "reason": ctx.text(key, args, str(reason)),
                     "sources": cites.get((key, "()"), [])})
     active = ctx.state.active_index
     return sorted(out, key=lambda m: _move_rank(ctx, active, m))
@@ -358,12 +382,13 @@ def _findings(atoms: _Atoms, ctx: _Context, cites: dict) -> list[dict[str, Any]]
     out = []
     for about, key, args in atoms.args("finding", 3):
         members = _args(args)
+        args_text = str(args)
         out.append({
             "about": about.name,
             "key": key.name,
             "args": [ctx.json_value(a) for a in members],
-            "text": ctx.text(key.name, members),
-            "sources": cites.get((key.name, str(args)), []),
+            "text": ctx.text(key.name, members, args_text),
+            "sources": cites.get((key.name, args_text), []),
         })
     out.sort(key=lambda f: (_about_rank(f["about"]), f["key"], str(f["args"])))
     return out

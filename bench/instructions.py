@@ -6,6 +6,7 @@ Run by hand (figures are printed, never asserted; needs valgrind, Debian package
     python bench/instructions.py --players 2 4 10 --parts
     python bench/instructions.py --workload api   # POST /api/ruling, 13 tables in turn
     python bench/instructions.py --workload batch # new batches of 4 tables
+    python bench/instructions.py --workload served # the same, from request to answer body
 
 Why: wall and CPU times on a shared virtual machine drift by a third within an hour (the
 `machine speed` that bench/rulings.py prints), more than most changes to the engine. valgrind's
@@ -79,7 +80,33 @@ for group in groups[:20]:
 for group in groups[20:]:
     assert batch.solve_batch(group, "fluxx", (), common) is not None
 """
-UNITS = {"table": 1, "api": 13, "batch": 40}  # rulings per run
+# --workload served: what a table costs from request body to answer body when it is ruled in a
+# batch of 4 (as under load): the JSON read, the state read, its facts, the batch, the ruling
+# rendered and written as JSON; the 12 seated tables of http_load.py, new combinations
+CHILD_SERVED = """
+import random, sys
+sys.path.insert(0, {bench!r})
+from http_load import bodies
+from adjudicator import batch
+from adjudicator.catalog import catalog_for
+from adjudicator.facts import catalog_text, table_facts
+from adjudicator.reader import parse_state
+from adjudicator.ruling import ruling_from
+import json, orjson
+posts = [body for body in bodies() if b"creepers" not in body]
+game = catalog_for("fluxx", ())
+common = catalog_text(game)
+rng = random.Random(5)
+groups = [rng.sample(posts, 4) for _ in range(20 + 10 * {runs})]
+def serve(group):
+    states = [parse_state(json.loads(body)) for body in group]
+    solutions = batch.solve_batch([table_facts(s, game) for s in states], "fluxx", (), common)
+    for state, solution in zip(states, solutions):
+        assert orjson.dumps(ruling_from(state, game, solution))
+for group in groups:
+    serve(group)
+"""
+UNITS = {"table": 1, "api": 13, "batch": 40, "served": 40}  # rulings per run
 # clingo's entry points whose inclusive cost --parts prints
 PARTS = ("clingo_control_ground", "clingo_program_builder_add", "clingo_control_add",
          "clingo_control_free", "clingo_control_new", "clingo_control_solve",
@@ -89,7 +116,8 @@ PARTS = ("clingo_control_ground", "clingo_program_builder_add", "clingo_control_
 def count(players: int, runs: int, out_file: str, workload: str = "table") -> int:
     """Instructions of a child Python that rules the table `runs` times (or runs the workload
     `runs` times)."""
-    child = {"table": CHILD, "api": CHILD_API, "batch": CHILD_BATCH}[workload]
+    child = {"table": CHILD, "api": CHILD_API, "batch": CHILD_BATCH,
+             "served": CHILD_SERVED}[workload]
     code = child.format(bench=str(HERE), players=players, runs=runs)
     # a fixed hash seed: dict and set layouts, and so the counts, alike from run to run
     env = dict(os.environ, FLUXX_SOLVE_TIMEOUT="100000", PYTHONHASHSEED="0")
@@ -122,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workload", choices=sorted(UNITS), default="table",
                     help="table: one table ruled again and again (--players); api: POST "
                          "/api/ruling through the app, 13 tables in turn; batch: new batches of "
-                         "4 tables")
+                         "4 tables; served: the same from request body to answer body")
     args = ap.parse_args(argv)
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian package `valgrind`)")

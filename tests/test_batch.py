@@ -208,3 +208,50 @@ def test_a_program_not_yet_built_is_built_in_the_background(monkeypatch) -> None
         assert time.monotonic() < deadline, "the background build never finished"
         time.sleep(0.05)
     assert game in batch._PROGRAMS
+
+
+def test_the_next_batch_waits_for_the_callers_of_the_last(monkeypatch) -> None:
+    """Group commit: after a batch of 3, the first caller to come back waits (at most LINGER)
+    for the other two, so the three are ruled together again instead of one alone."""
+    game = ("fluxx", ())
+    tables = GAMES[game][:3]
+    batch.tagged_program(*game)
+    monkeypatch.setattr(batch, "LINGER", 30.0)  # far longer than the test: only the count ends it
+    combiner = batch._Combiner()
+    combiner._expect = 3  # as left by a batch of 3
+    results: dict[int, engine.Solution] = {}
+
+    def ask(k: int) -> None:
+        results[k] = combiner.solve(tables[k], *game)
+
+    first = threading.Thread(target=ask, args=(0,))
+    first.start()
+    time.sleep(0.3)  # the first caller is waiting, not grounding alone
+    assert not results and len(combiner._queue) == 1
+    others = [threading.Thread(target=ask, args=(k,)) for k in (1, 2)]
+    for t in others:
+        t.start()
+    for t in [first, *others]:
+        t.join(timeout=60)
+    assert [results[k].stats.get("batch") for k in range(3)] == [3, 3, 3]
+    for k, facts in enumerate(tables):
+        assert {str(s) for s in results[k].symbols} == alone(facts, game)
+    assert combiner._expect == 3
+
+
+def test_the_wait_for_callers_that_do_not_come_is_bounded(monkeypatch) -> None:
+    game = ("fluxx", ())
+    facts = GAMES[game][0]
+    monkeypatch.setattr(batch, "LINGER", 0.2)
+    combiner = batch._Combiner()
+    combiner._expect = 4  # callers were there, and have gone
+    started = time.monotonic()
+    solution = combiner.solve(facts, *game)
+    waited = time.monotonic() - started
+    assert "batch" not in solution.stats  # ruled alone once the wait ran out
+    assert 0.2 <= waited < 30
+    assert combiner._expect == 1  # what the next caller expects: itself
+    monkeypatch.setattr(batch, "LINGER", 30.0)
+    started = time.monotonic()
+    combiner.solve(facts, *game)
+    assert time.monotonic() - started < 10  # ruled at once: nobody else is expected
