@@ -283,7 +283,7 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     # thinned like a lone table's (unfired.py): the tables of one game share a few plans, so the
     # plans of batches recur too (bench/README.md, seventh session).
     texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
-    whole = engine.run(program.statements, texts)
+    whole = engine.run(program.statements, texts, shown_handles=True)  # split reads handles
     if whole.models != 1 or whole.warnings:
         return None
     stats = dict(whole.stats, batch=len(facts))

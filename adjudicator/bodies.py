@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any
 
 import clingo
@@ -90,21 +89,23 @@ class Atoms:
         self._indexes: dict[tuple[Signature, tuple[int, ...]], dict[tuple[Key, ...], list[
             tuple[tuple[Key, ...], Term]]]] = {}
         rows = self.rows
-        found = _READ.get
         items = symbols if isinstance(symbols, list) else list(symbols)
         # the readings of handles met before, looked up in one pass (most are: see _READ);
         # clingo's symbols and Terms (no handles to be had) are read one by one
-        handles_given = bool(items) and type(items[0]) is int
-        lookups = map(found, items) if handles_given else repeat(None)
-        for item, entry in zip(items, lookups, strict=False):  # repeat() has no end
-            if entry is None:
-                entry = _read(item)
-            sig = entry[0]
+        if items and type(items[0]) is int:
+            entries = list(map(_READ.get, items))
+            if None in entries:
+                entries = [e if e is not None else _read(i)
+                           for i, e in zip(items, entries, strict=True)]
+        else:
+            entries = list(map(_read, items))
+        for sig, row in entries:
             if sig[0] in names:
-                if sig in rows:
-                    rows[sig].append(entry[1])
+                kept = rows.get(sig)
+                if kept is None:
+                    rows[sig] = [row]
                 else:
-                    rows[sig] = [entry[1]]
+                    kept.append(row)
 
     def lookup(self, sig: Signature, positions: tuple[int, ...],
                keys: tuple[Key, ...]) -> list[tuple[tuple[Key, ...], Term]]:

@@ -160,8 +160,8 @@ class Solution:
     """What one run of the engine produced."""
 
     models: int  # 0, 1 or 2 (2 means "more than one")
-    # the shown atoms of the first answer set: clingo's symbols, or terms.Term when the table
-    # was ruled in a batch (batch.py)
+    # the shown atoms of the first answer set: clingo's symbols (or their handles, when
+    # run(shown_handles=True) was asked), or terms.Term when the table was ruled in a batch
     symbols: list[Any]
     warnings: list[str] = field(default_factory=list)
     stats: dict[str, float] = field(default_factory=dict)
@@ -312,7 +312,7 @@ def solve(facts: str, path: Path | None = None, extra: Sequence[str] = (), *,
 
 
 def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
-        thin: bool = True) -> Solution:
+        thin: bool = True, shown_handles: bool = False) -> Solution:
     """Grounds parsed `statements` (shared ones are added under the lock) with program `texts`
     in a fresh Control, under the time limit, and returns up to two answer sets' worth: the
     one way the engine grounds and solves (solve, and batch.py's renamed program).
@@ -320,7 +320,9 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
     What is grounded is the plan (relevance.py: the rules the facts can fire), and of it, once
     earlier tables of the same plan have shown which rules never fire, the rest (unfired.py);
     the answer set is then checked, and the table grounded again with the whole plan when the
-    check fails. `thin=False` grounds the whole plan (for comparing)."""
+    check fails. `thin=False` grounds the whole plan (for comparing). `shown_handles`: the
+    Solution's symbols are clingo's handles of the shown atoms (bodies.handles: no Symbol
+    object made per atom), for a caller that reads them by handle (batch.split)."""
     started = time.perf_counter()
     grounding = plan(statements, texts)
     analysed = time.perf_counter()
@@ -335,7 +337,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
     missed = False
     if lean is not None:
         outcome = _ground_and_solve(lean.statements, grounding.texts, started, pruned=True,
-                                    atoms=True)
+                                    atoms=True, shown_handles=shown_handles)
         if outcome.models != 1 or not lean.holds(outcome.atoms):
             assert known is not None
             known.missed()
@@ -344,7 +346,8 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
         lean = None
         learn = known is not None and known.learning
         outcome = _ground_and_solve(grounding.statements, grounding.texts, started,
-                                    pruned=grounding.pruned, atoms=learn)
+                                    pruned=grounding.pruned, atoms=learn,
+                                    shown_handles=shown_handles)
         if known is not None:
             known.grounded_whole()
             if learn and outcome.models == 1:
@@ -372,7 +375,7 @@ class _Outcome:
 
 
 def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str], started: float,
-                      *, pruned: bool, atoms: bool) -> _Outcome:
+                      *, pruned: bool, atoms: bool, shown_handles: bool = False) -> _Outcome:
     warnings: list[str] = []
     # a pruned program lacks rules and facts the full one has: atoms of the rules' heads, or of
     # facts no kept rule could join, would be reported as occurring in no rule head (the full
@@ -389,7 +392,11 @@ def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str]
         # only the first answer set's atoms are kept; the second only says "more than one"
         if not found and atoms:
             every[:] = bodies.handles(model.symbols(atoms=True))
-        found.append(list(model.symbols(shown=True)) if not found else [])
+        if found:
+            found.append([])
+        else:
+            shown = model.symbols(shown=True)
+            found.append(bodies.handles(shown) if shown_handles else list(shown))
 
     solve_within(ctl, started, on_model)
     done = time.perf_counter()

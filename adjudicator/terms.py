@@ -145,13 +145,16 @@ def handle(symbol: Any) -> int | None:
     return rep if isinstance(rep, int) else None
 
 
-def symbol_text(symbol: Symbol) -> str:
-    """`str(symbol)`, remembered by the symbol's handle (see _TEXTS)."""
+def symbol_text(symbol: Symbol | int) -> str:
+    """`str(symbol)`, remembered by the symbol's handle (see _TEXTS); a plain int is taken
+    for a handle (bodies.handles)."""
     rep = handle(symbol)
     if rep is None:
         return str(symbol)
     text = _TEXTS.get(rep)
-    return text if text is not None else _TEXTS.keep(rep, str(symbol))
+    if text is None:
+        text = _TEXTS.keep(rep, str(Symbol(rep) if type(symbol) is int else symbol))
+    return text
 
 
 def read_atoms(symbols: Iterable[Symbol | Term]) -> list[Term]:

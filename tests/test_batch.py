@@ -103,7 +103,7 @@ def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str
         assert stats[2]["rules_unfired"] > 0 and not stats[2].get("regrounded")
 
 
-def test_split_with_and_without_the_cache_alike() -> None:
+def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
     program = batch.tagged_program("fluxx", ())
     tables = GAMES[("fluxx", ())][:3]
     lines: list[str] = []
@@ -117,6 +117,16 @@ def test_split_with_and_without_the_cache_alike() -> None:
         cached = batch.split(whole.symbols, 3, program.per_table, program.per_table_names, cache)
         assert [[str(t) for t in a] for a in cached] == [[str(t) for t in a] for a in plain]
     assert len(cache) == (len(whole.symbols) if terms.INTERNED else 0)
+    # the shown atoms as clingo's handles (what solve_batch asks for) split alike
+    by_handle = engine.run(program.statements, ["\n".join([*shared, *lines])], thin=False,
+                           shown_handles=True)
+    if terms.INTERNED:
+        assert all(type(h) is int for h in by_handle.symbols)
+    monkeypatch.setattr(terms, "_TEXTS", Memo(1 << 16))  # each handle's text asked of clingo
+    for memo in (None, Memo(1 << 16)):
+        split = batch.split(by_handle.symbols, 3, program.per_table, program.per_table_names,
+                            memo)
+        assert [sorted(map(str, a)) for a in split] == [sorted(map(str, a)) for a in plain]
 
 
 def test_the_renaming_knows_every_statement_of_every_program() -> None:
