@@ -48,7 +48,19 @@ MAX_RUNNING = 1
 # without the wait, the first to come back was ruled alone and the rest split in two smaller
 # batches (at 8 clients: batches of 1 to 3, 2 the most; with it, 4 the most). A caller that
 # expects only itself (a quiet server) never waits. FLUXX_LINGER=0 turns it off (for comparing).
-LINGER = float(os.environ.get("FLUXX_LINGER", "0.004"))
+LINGER_DEFAULT = 0.004
+
+
+def _linger_from_env() -> float:
+    """FLUXX_LINGER in seconds, kept within [0, 1]; the default when unset or not a number."""
+    try:
+        value = float(os.environ.get("FLUXX_LINGER", LINGER_DEFAULT))
+    except ValueError:
+        return LINGER_DEFAULT
+    return min(max(value, 0.0), 1.0) if value == value else LINGER_DEFAULT  # NaN: default
+
+
+LINGER = _linger_from_env()
 TABLE = "table"  # table(T): the table numbers of a batch
 _VAR = "Table__"  # the variable that carries the table number through a rule
 # Input predicates that are the same for every table of one game (the catalog facts), so a batch
@@ -361,15 +373,13 @@ class _Combiner:
         # the callers of the last batch plus those that queued meanwhile: under steady load,
         # the tables the next batch can expect (see LINGER)
         self._expect = 1
-        self._lingering = 0  # callers waiting for the expected tables
 
     def solve(self, facts: str, edition: str, expansions: Iterable[str],
               common: str = "") -> engine.Solution:
         job = _Job(facts, (edition, tuple(sorted(set(expansions)))), common)
+        # no wake-up: the caller whose table completes the count grounds the batch itself
         with self._cv:
             self._queue.append(job)
-            if self._lingering:
-                self._cv.notify_all()
         while True:
             with self._cv:
                 # wait while the job is being ruled by another caller, or no grounding is free
@@ -384,11 +394,7 @@ class _Combiner:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         break
-                    self._lingering += 1
-                    try:
-                        self._cv.wait(remaining)
-                    finally:
-                        self._lingering -= 1
+                    self._cv.wait(remaining)
                 if job.done:
                     return job.result()
                 if self._running >= MAX_RUNNING or not self._queue:
@@ -398,6 +404,10 @@ class _Combiner:
                 del self._queue[:MAX_BATCH]
             try:
                 _run(batch)
+            except BaseException as exc:  # _run hands errors to the jobs; anything else too
+                for other in batch:
+                    if not other.done:
+                        other.error, other.done = exc, True
             finally:
                 with self._cv:
                     self._running -= 1

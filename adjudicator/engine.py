@@ -368,7 +368,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
 @dataclass
 class _Outcome:
     models: int
-    symbols: list[clingo.Symbol]  # the shown atoms of the first answer set
+    symbols: list[Any]  # the shown atoms of the first answer set (symbols, or their handles)
     atoms: list[Any]  # all its atoms (bodies.handles), when asked for
     warnings: list[str]
     stats: dict[str, Any]

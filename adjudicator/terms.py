@@ -148,13 +148,12 @@ def handle(symbol: Any) -> int | None:
 def symbol_text(symbol: Symbol | int) -> str:
     """`str(symbol)`, remembered by the symbol's handle (see _TEXTS); a plain int is taken
     for a handle (bodies.handles)."""
+    plain = Symbol(symbol) if type(symbol) is int else symbol
     rep = handle(symbol)
     if rep is None:
-        return str(symbol)
+        return str(plain)
     text = _TEXTS.get(rep)
-    if text is None:
-        text = _TEXTS.keep(rep, str(Symbol(rep) if type(symbol) is int else symbol))
-    return text
+    return text if text is not None else _TEXTS.keep(rep, str(plain))
 
 
 def read_atoms(symbols: Iterable[Symbol | Term]) -> list[Term]:

@@ -239,10 +239,12 @@ def test_the_next_batch_waits_for_the_callers_of_the_last(monkeypatch) -> None:
     time.sleep(0.3)  # the first caller is waiting, not grounding alone
     assert not results and len(combiner._queue) == 1
     others = [threading.Thread(target=ask, args=(k,)) for k in (1, 2)]
+    started = time.monotonic()
     for t in others:
         t.start()
     for t in [first, *others]:
-        t.join(timeout=60)
+        t.join(timeout=20)
+    assert time.monotonic() - started < 10  # the count ended the wait, not the 30 s deadline
     assert [results[k].stats.get("batch") for k in range(3)] == [3, 3, 3]
     for k, facts in enumerate(tables):
         assert {str(s) for s in results[k].symbols} == alone(facts, game)
@@ -256,7 +258,12 @@ def test_the_wait_for_callers_that_do_not_come_is_bounded(monkeypatch) -> None:
     combiner = batch._Combiner()
     combiner._expect = 4  # callers were there, and have gone
     started = time.monotonic()
-    solution = combiner.solve(facts, *game)
+    answers: list[engine.Solution] = []
+    caller = threading.Thread(target=lambda: answers.append(combiner.solve(facts, *game)))
+    caller.start()
+    caller.join(timeout=30)  # an unbounded wait fails here instead of hanging the suite
+    assert answers, "the caller still waits for callers that never came"
+    solution = answers[0]
     waited = time.monotonic() - started
     assert "batch" not in solution.stats  # ruled alone once the wait ran out
     assert 0.2 <= waited < 30
@@ -265,3 +272,25 @@ def test_the_wait_for_callers_that_do_not_come_is_bounded(monkeypatch) -> None:
     started = time.monotonic()
     combiner.solve(facts, *game)
     assert time.monotonic() - started < 10  # ruled at once: nobody else is expected
+
+
+def test_linger_from_the_environment(monkeypatch) -> None:
+    for given, expected in (("0", 0.0), ("0.01", 0.01), ("inf", 1.0), ("-3", 0.0),
+                            ("nan", batch.LINGER_DEFAULT), ("soon", batch.LINGER_DEFAULT)):
+        monkeypatch.setenv("FLUXX_LINGER", given)
+        assert batch._linger_from_env() == expected, given
+    monkeypatch.delenv("FLUXX_LINGER")
+    assert batch._linger_from_env() == batch.LINGER_DEFAULT
+
+
+def test_a_failure_outside_the_engine_reaches_every_caller_of_the_batch(monkeypatch) -> None:
+    """Should ruling a batch raise (not an engine error, which _run hands to each job), every
+    caller of that batch hears of it; none waits for ever."""
+    def broken(jobs: list) -> None:
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(batch, "_run", broken)
+    combiner = batch._Combiner()
+    with pytest.raises(RuntimeError, match="broken"):
+        combiner.solve(GAMES[("fluxx", ())][0], "fluxx", ())
+    assert combiner._running == 0 and not combiner._queue
