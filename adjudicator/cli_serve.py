@@ -61,6 +61,12 @@ def run(args: argparse.Namespace) -> int:
 def _run_gunicorn(app: Any, host: str, port: int, workers: int, threads: int) -> None:
     from gunicorn.app.base import BaseApplication
 
+    from .balanced_worker import BalancedWorker, Loads, child_exit
+
+    # the workers share their counts of open connections: each takes new ones only while no
+    # sibling holds fewer (balanced_worker.py); room for workers that replace exited ones
+    BalancedWorker.loads = Loads(2 * workers)
+
     class _Server(BaseApplication):
         def load_config(self) -> None:
             self.cfg.set("bind", f"{host}:{port}")
@@ -71,6 +77,8 @@ def _run_gunicorn(app: Any, host: str, port: int, workers: int, threads: int) ->
             # no shared control socket under ~/.gunicorn: two servers on one machine must not
             # share it, and nothing here uses it
             self.cfg.set("control_socket_disable", True)
+            self.cfg.set("worker_class", "adjudicator.balanced_worker.BalancedWorker")
+            self.cfg.set("child_exit", child_exit)
 
         def load(self) -> Any:
             return app
