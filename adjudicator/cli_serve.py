@@ -61,11 +61,12 @@ def run(args: argparse.Namespace) -> int:
 def _run_gunicorn(app: Any, host: str, port: int, workers: int, threads: int) -> None:
     from gunicorn.app.base import BaseApplication
 
-    from .balanced_worker import BalancedWorker, Loads, child_exit
+    from .balanced_worker import BalancedWorker, Loads, child_exit, pre_fork
 
     # the workers share their counts of open connections: each takes new ones only while no
-    # sibling holds fewer (balanced_worker.py); room for workers that replace exited ones
-    BalancedWorker.loads = Loads(2 * workers)
+    # sibling holds fewer (balanced_worker.py); room for workers added (SIGTTIN) or replacing
+    # others during a reload
+    BalancedWorker.loads = Loads(2 * workers + 8)
 
     class _Server(BaseApplication):
         def load_config(self) -> None:
@@ -78,6 +79,7 @@ def _run_gunicorn(app: Any, host: str, port: int, workers: int, threads: int) ->
             # share it, and nothing here uses it
             self.cfg.set("control_socket_disable", True)
             self.cfg.set("worker_class", "adjudicator.balanced_worker.BalancedWorker")
+            self.cfg.set("pre_fork", pre_fork)
             self.cfg.set("child_exit", child_exit)
 
         def load(self) -> Any:
