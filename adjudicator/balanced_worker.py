@@ -63,9 +63,7 @@ class Loads:
 
     def least(self) -> int | None:
         """The fewest open connections of any taken slot (None: no slot is taken)."""
-        raw = self._array[:]
-        counts = [raw[2 * i + 1] for i in range(self.slots) if raw[2 * i] == TAKEN]
-        return min(counts) if counts else None
+        return min(self.counts(), default=None)
 
     def counts(self) -> list[int]:
         """The counts of the taken slots, by slot."""

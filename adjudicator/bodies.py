@@ -21,7 +21,6 @@ from typing import Any
 
 import clingo
 import clingo.ast as A
-from clingo.symbol import Symbol
 
 from .memo import Memo
 from .terms import INTERNED, Term, handle, parse, symbol_text
@@ -72,7 +71,7 @@ def _read(item: Any) -> tuple[Signature, tuple[tuple[Key, ...], Term]]:
         if isinstance(item, Term):
             term = item
         else:
-            term = parse(symbol_text(Symbol(item) if isinstance(item, int) else item))
+            term = parse(symbol_text(item))  # a handle, or a clingo symbol
         name = ("-" + term.name) if term.negative else term.name
         found = ((name, len(term.arguments)), (tuple(_key(a) for a in term.arguments), term))
         if rep is not None:

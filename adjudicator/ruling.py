@@ -136,13 +136,11 @@ class _Context:
             return ", ".join(str(v) for v in value)
         return str(value)
 
-    def text(self, key: str, args: list[Atom], args_text: str | None = None) -> dict[str, str]:
+    def text(self, key: str, args: list[Atom], args_text: str) -> dict[str, str]:
         """The message `key` with `args` in every language. `args_text`: the arguments' term as
-        printed, when the caller has it: the text is then looked up among those rendered before
-        (a pure function of the game, the players' names, the key and the arguments; one
-        table's rulings repeat most of their findings)."""
-        if args_text is None:
-            return {lang: finding_text(key, args, lang, self.render) for lang in LANGS}
+        printed; the text is looked up among those rendered before (a pure function of the game,
+        the players' names, the key and the arguments; one table's rulings repeat most of their
+        findings)."""
         memo_key = (self.catalog, self.names_key, key, args_text)
         found = _FINDING_TEXTS.get(memo_key)
         if found is None:
@@ -241,7 +239,7 @@ def ruling_from(state: TableState, game: Catalog, solution: Solution) -> dict[st
     if not solution.ok:
         key = "engine_no_model" if solution.models == 0 else "engine_many_models"
         return {"ok": False,
-                "errors": [{"path": "", "message": ctx.text(key, []), "suggestions": []}],
+                "errors": [{"path": "", "message": ctx.text(key, [], "()"), "suggestions": []}],
                 "engine": stats}
     atoms = _Atoms.of(read_atoms(solution.symbols))
     cites = _cites(atoms, ctx)
