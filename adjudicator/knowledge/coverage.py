@@ -2,9 +2,9 @@
 
 Every FAQ entry (the 77 of seed 002 and the 6 Math Fluxx questions of seed 004) gets one status:
 
-- `adjudicated`: a scenario in `tests/scenarios/*.yaml` lists the entry in its `source`. This is
-  computed by reading the scenario files themselves (the same files the test suite runs), so the
-  coverage page cannot claim more than the tests check.
+- `adjudicated`: a scenario in `tests/rules/scenarios/*.yaml` lists the entry in its `source`. This
+  is computed by reading the scenario files themselves (the same files the test suite runs), so
+  the coverage page cannot claim more than the tests check.
 - otherwise the entry's scope from `faq/annotations/faq_entries.yaml`: `other_decks` (about cards
   or decks we do not play), `not_rules` (etiquette, house rules), or `ours_not_adjudicated` (it
   applies to a card we play but no scenario encodes it yet: this list must stay empty).
@@ -125,8 +125,9 @@ class Coverage:
 
 
 def scenarios_dir() -> Path:
-    """`tests/scenarios` of a checkout, or its copy inside an installed wheel (see pyproject)."""
-    return data_dir("tests") / "scenarios"
+    """`tests/rules/scenarios` of a checkout, or its copy inside an installed wheel (see
+    pyproject)."""
+    return data_dir("tests") / "rules" / "scenarios"
 
 
 def _seed_text(seed: str) -> str:
@@ -148,7 +149,7 @@ def scenario_citations(directory: Path | None = None) -> dict[str, list[Scenario
         try:
             directory = scenarios_dir()
         except FileNotFoundError:  # an install without the scenario files: nothing is cited
-            log.warning("no tests/scenarios folder: no FAQ entry counts as adjudicated")
+            log.warning("no tests/rules/scenarios folder: no FAQ entry counts as adjudicated")
             return cited
     for path in sorted(directory.glob("*.yaml")):
         try:

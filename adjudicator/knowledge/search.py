@@ -27,7 +27,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ..catalog import EXPANSIONS
+from ..cards.catalog import EXPANSIONS
 from ..errors import ErrorItem, InputError
 from .store import CATALOG_NAMES as EDITION_ORDER
 from .store import FTS_COLUMNS, open_db

@@ -1,19 +1,45 @@
-"""The web face: blueprints and the one error shape.
+"""The web face: the application factory, its blueprints and the one error shape.
 
-Each concern has its own blueprint module; `register` wires them into the app and turns every
-error into the contract's shape: JSON for `/api/...` (and clients that ask for JSON), an HTML
-page otherwise. Nothing reaches the user as a 500 with a traceback.
+`create_app` is the Flask application factory (flaskr style): blueprints for the JSON API
+(web/api/) and the HTML pages (web/pages/), one error shape, the SQLite knowledge store built on
+first start. `register` wires the blueprints into the app and turns every error into the
+contract's shape: JSON for `/api/...` (and clients that ask for JSON), an HTML page otherwise.
+Nothing reaches the user as a 500 with a traceback.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ErrorItem, InputError
 
-BLUEPRINT_MODULES = ("knowledge_api", "knowledge_pages", "ruling_api", "ui", "coverage",
-                     "openapi_api", "play_api")
+BLUEPRINT_MODULES = ("api.knowledge", "pages.knowledge", "api.ruling", "pages.table",
+                     "pages.coverage", "api.openapi", "api.play")
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    from ..resources import static_dir, templates_dir
+    from .json_provider import OrjsonProvider
+
+    app = Flask(
+        "adjudicator",  # the package's name: the app's logger is the `adjudicator` logger
+        template_folder=str(templates_dir()),
+        static_folder=str(static_dir()),
+    )
+    app.config.from_mapping(
+        MAX_CONTENT_LENGTH=256 * 1024,
+        STORE_PATH=None,  # None: the default path of adjudicator.knowledge.store
+        JSON_AS_ASCII=False,
+    )
+    app.json = OrjsonProvider(app)  # Flask's JSON, written faster (web/json_provider.py)
+    app.json.ensure_ascii = False  # Chinese stays readable in JSON answers
+    if test_config:
+        app.config.from_mapping(test_config)
+    register(app)
+    return app
 
 
 def wants_json() -> bool:
