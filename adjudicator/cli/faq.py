@@ -6,7 +6,8 @@ import argparse
 import json
 import textwrap
 
-from ..errors import ErrorItem, InputError
+from ..errors import InputError, error
+from ..messages import pair
 
 RELEVANCE = 0.3  # a match is shown when its score is at least this share of the best one
 
@@ -26,13 +27,12 @@ def run_faq(args: argparse.Namespace) -> int:
 
     query = " ".join(args.query).strip()
     if not query:
-        raise InputError(ErrorItem("/query", "The query is empty.", "查询内容为空。"))
+        raise InputError(error("/query", "query_empty"))
     # the API's limit (search.MAX_QUERY): the same question gets the same answer everywhere,
     # and an overlong one a clear error rather than "No matches"
     check_query_length(query, "/query")
     if not 1 <= args.limit <= 100:
-        raise InputError(ErrorItem("/limit", "--limit must be from 1 to 100.",
-                                   "--limit 必须在 1 到 100 之间。"))
+        raise InputError(error("/limit", "faq_limit_range"))
     db = store.open_db()
     try:
         faq = queries.faq_search(query, limit=args.limit, db=db)
@@ -50,18 +50,24 @@ def run_faq(args: argparse.Namespace) -> int:
         return 0
     lang = args.lang
     if not faq and not rules:
-        print("No matches. 没有找到匹配的内容。")
+        print(_both("no_matches"))
         return 0
-    print(f"FAQ · 常见问题 ({len(faq)})")
+    print(f"{_both('faq_heading', ' · ')} ({len(faq)})")
     for hit in faq:
         _print_hit(hit["id"], hit["title"], hit.get("snippet") or hit["text"], hit["url"], lang)
         if hit["cards"]:
             names = ", ".join(f"{c['name']['en']} {c['name']['zh']}" for c in hit["cards"])
             print(f"    cards: {names}")
-    print(f"\nRulebook · 规则书 ({len(rules)})")
+    print(f"\n{_both('rulebook_heading', ' · ')} ({len(rules)})")
     for hit in rules:
         _print_hit(hit["id"], hit["title"], hit["snippet"], hit["url"], lang)
     return 0
+
+
+def _both(key: str, between: str = " ") -> str:
+    """A heading of messages/text_view.yaml in English and Chinese at once."""
+    words = pair("text_view", key)
+    return words["en"] + between + words["zh"]
 
 
 def _print_hit(ident: str, title: dict, text: str, url: str, lang: str) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..errors import ErrorItem, InputError
+from ..errors import InputError, error
+from ..messages import text
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -31,11 +32,9 @@ def _choices(text: str | None) -> dict:
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
-        raise InputError(ErrorItem("/play/choices", "--choices is not valid JSON.",
-                                   "--choices 不是有效的 JSON。")) from None
+        raise InputError(error("/play/choices", "choices_not_json")) from None
     if not isinstance(value, dict):
-        raise InputError(ErrorItem("/play/choices", "--choices must be a JSON object.",
-                                   "--choices 必须是 JSON 对象。"))
+        raise InputError(error("/play/choices", "choices_not_object"))
     return value
 
 
@@ -56,21 +55,21 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def play_text(response: dict, lang: str = "en") -> str:
-    """A plain-text view of a play response."""
-    zh = lang == "zh"
-    lines = [("合法" if response["legal"] else "不合法") if zh else
-             ("legal" if response["legal"] else "not legal")]
+    """A plain-text view of a play response (messages/text_view.yaml)."""
+    def say(key: str) -> str:
+        return text("text_view", key, lang)
+
+    lines = [say("legal" if response["legal"] else "not_legal")]
     for reason in response["reasons"]:
         refs = ", ".join(s["id"] for s in reason["sources"])
         lines.append(f"  - {reason['text'][lang]} [{refs}]")
     for choice in response.get("open_choices", []):
         options = ", ".join(json.dumps(o, ensure_ascii=False) for o in choice.get("options", []))
-        label = "待选" if zh else "open choice"
-        lines.append(f"{label} {choice['key']} ({choice['kind']}): {options}")
+        lines.append(f"{say('open_choice')} {choice['key']} ({choice['kind']}): {options}")
     for i, outcome in enumerate(response["outcomes"], start=1):
         s = outcome["state"]
         picks = json.dumps(outcome.get("choices", {}), ensure_ascii=False)
-        lines.append(f"{'结果' if zh else 'outcome'} {i}: {picks}")
+        lines.append(f"{say('outcome')} {i}: {picks}")
         for p in s["players"]:
             hand = p.get("hand", p.get("hand_size"))
             lines.append(f"  {p['name']}: hand {hand}; keepers {p['keepers']}")
@@ -79,5 +78,5 @@ def play_text(response: dict, lang: str = "en") -> str:
             lines.append(f"  * {f['text'][lang]}")
         ruling = outcome.get("ruling") or {}
         if ruling.get("winner"):
-            lines.append(f"  {'获胜' if zh else 'winner'}: {ruling['winner']}")
+            lines.append(f"  {say('outcome_winner')}: {ruling['winner']}")
     return "\n".join(lines)

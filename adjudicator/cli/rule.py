@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import ErrorItem, InputError
+from ..errors import InputError, error
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -30,11 +30,9 @@ def read_input(name: str) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(ErrorItem("/file", f"No such file: {name}",
-                                   f"找不到文件：{name}")) from None
+        raise InputError(error("/file", "file_missing", name=name)) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise InputError(ErrorItem("/file", f"Cannot read {name}: {err}",
-                                   f"无法读取 {name}：{err}")) from None
+        raise InputError(error("/file", "file_unreadable", name=name, error=err)) from None
 
 
 def run_rule(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..errors import ErrorItem, InputError
+from ..errors import InputError, error
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -24,11 +24,9 @@ def run_simulate(args: argparse.Namespace) -> int:
     from ..referee.simulate import simulate
 
     if not 2 <= args.players <= 6:
-        raise InputError(ErrorItem("/players", "--players must be 2 to 6.",
-                                   "--players 必须在 2 到 6 之间。"))
+        raise InputError(error("/players", "simulate_players"))
     if args.games < 1 or args.max_steps < 1:
-        raise InputError(ErrorItem("/games", "--games and --max-steps must be positive.",
-                                   "--games 和 --max-steps 必须为正数。"))
+        raise InputError(error("/games", "simulate_positive"))
     summary = simulate(args.games, args.players, args.seed, args.max_steps)
     if not args.json:
         summary = {k: v for k, v in summary.items() if k != "results"}

@@ -29,7 +29,7 @@ from typing import Any
 import clingo
 import clingo.ast
 
-from ..errors import ErrorItem, InputError
+from ..errors import InputError, error
 from ..memo import Memo
 from ..resources import rules_dir
 from .speed import bodies, unfired
@@ -56,15 +56,7 @@ class TimeLimitError(InputError):
     """The engine hit its time limit: a 400 in the contract's error shape, CLI exit 2."""
 
     def __init__(self, limit_s: float) -> None:
-        shown = f"{limit_s:g}"
-        super().__init__(ErrorItem(
-            "",
-            f"The referee could not rule on this table within its time limit ({shown} s). "
-            "The table is too large or too unusual to rule on quickly: fewer cards in play "
-            "or fewer players will help.",
-            f"裁判未能在时限（{shown} 秒）内对这张桌面作出裁决。桌面过大或过于特殊，"
-            "无法快速裁决：请减少场上的卡牌或玩家。",
-        ))
+        super().__init__(error("", "time_limit", limit=f"{limit_s:g}"))
         self.limit_s = limit_s
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from ..messages import catalog
 from ..resources import data_dir, faq_dir
 from .annotations import faq_annotations
 from .faq_seed import FaqEntry, parse_faq_002, parse_faq_004
@@ -33,29 +34,8 @@ log = logging.getLogger(__name__)
 
 STATUSES = ("adjudicated", "other_decks", "not_rules", "ours_not_adjudicated", "unclassified")
 
-# What each status means, shown on the page and in the API (the project's own words).
-STATUS_LABELS: dict[str, dict[str, str]] = {
-    "adjudicated": {
-        "en": "Adjudicated: a scenario test encodes this answer and the referee passes it.",
-        "zh": "已裁定：有场景测试编码了这条回答，裁判通过了该测试。",
-    },
-    "other_decks": {
-        "en": "About cards or decks we do not play: kept for reference, not adjudicated.",
-        "zh": "涉及本项目不使用的卡牌或版本：仅供参考，不做裁定。",
-    },
-    "not_rules": {
-        "en": "Not a rules question (etiquette, house rules): nothing to adjudicate.",
-        "zh": "不是规则问题（礼仪、房规）：无需裁定。",
-    },
-    "ours_not_adjudicated": {
-        "en": "Applies to cards we play but no scenario encodes it yet.",
-        "zh": "适用于本项目使用的卡牌，但尚无场景测试编码它。",
-    },
-    "unclassified": {
-        "en": "No annotation gives this entry a scope yet.",
-        "zh": "尚无注释为此条目标明范围。",
-    },
-}
+# What each status means, shown on the page and in the API (messages/coverage.yaml).
+STATUS_LABELS: dict[str, dict[str, str]] = catalog("coverage")["statuses"]
 
 _FAQ_SOURCE = re.compile(r"^faq:(?P<id>\S+)$")
 _SEED_FILE = re.compile(r"^(?P<seed>\d{3})_[0-9a-f]+\.txt$")

@@ -30,8 +30,8 @@ from ..cards.catalog import Catalog, catalog_for
 from ..engine import solve
 from ..engine.facts import state_facts, term
 from ..engine.terms import Term, read_atoms
-from ..errors import ErrorItem, InputError, pointer
-from ..messages import LANGS, messages
+from ..errors import InputError, error, pointer
+from ..messages import LANGS, by_lang, messages, pair
 from ..resources import rules_dir
 from ..table.choices import (
     CARD_KEYS,
@@ -213,9 +213,7 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
             out.append(f"choice({key},{_seat_of(state, value, path)}).")
         elif key == "direction":
             if value not in DIRECTIONS:
-                raise InputError(ErrorItem(
-                    path, "direction is clockwise or counterclockwise.",
-                    "方向为 clockwise（顺时针）或 counterclockwise（逆时针）。", list(DIRECTIONS)))
+                raise InputError(error(path, "direction", list(DIRECTIONS)))
             out.append(f"choice(direction,{value}).")
         else:
             out += _player_cards(state, game, key, value, path)
@@ -225,8 +223,7 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
 def _player_cards(state: TableState, game: Catalog, key: str, value: Any, path: str) -> list[str]:
     """A choice `{player: card or [cards]}` as choice(Key,(Seat,Card)) facts."""
     if not isinstance(value, dict):
-        raise InputError(ErrorItem(path, "Give an object: player name -> card(s).",
-                                   "请给出对象：玩家名 -> 卡片。"))
+        raise InputError(error(path, "player_cards_object"))
     out = []
     for name, cards in value.items():
         seat = _seat_of(state, name, f"{path}/{name}")
@@ -239,8 +236,7 @@ def _player_cards(state: TableState, game: Catalog, key: str, value: Any, path: 
 def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> list[str]:
     kind = action.get("kind", "play")
     if kind not in MOVE_KINDS:
-        raise InputError(ErrorItem("/play/kind", f"Unknown move {kind!r}.",
-                                   f"未知的动作 {kind!r}。", list(MOVE_KINDS)))
+        raise InputError(error("/play/kind", "unknown_move", list(MOVE_KINDS), kind=kind))
     seat = _seat_of(state, action.get("player") or state.active, "/play/player")
     if kind == "play":
         return [f"do_play({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
@@ -283,12 +279,9 @@ def chain_choices(state: TableState, game: Catalog, action: dict[str, Any],
     for key, value in given.items():
         if key in merged and merged[key] != value:
             name = game.get(link.card)
-            raise InputError(ErrorItem(
-                pointer("play", "choices", key),
-                f"{key} was chosen when {name.name('en')} was played ({merged[key]!r}, at "
-                f"/pending/0/choices/{key}); closing the chain cannot change it.",
-                f"{key} 已在打出{name.name('zh')}时选定（{merged[key]!r}，见 "
-                f"/pending/0/choices/{key}）；结算连锁时不能更改。", [str(merged[key])]))
+            raise InputError(error(pointer("play", "choices", key), "chosen_before",
+                                   [str(merged[key])], key=key, value=merged[key],
+                                   card=by_lang(name.name("en"), name.name("zh"))))
         merged[key] = value
     return merged
 
@@ -587,22 +580,17 @@ def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
     """The given choices allow no outcome: say which choices are open without them."""
     ctx = Context(state, game)
     bare = {k: v for k, v in choices.items() if k in DRIVER_KEYS}
-    kept_en = kept_zh = ""
+    kept = by_lang("", "")
     if action.get("kind") == "resolve" and state.pending and state.pending[0].choices:
         # the choices kept with the chain's first play are among those tried (chain_choices)
-        kept_en = " (with the choices kept at /pending/0/choices)"
-        kept_zh = "（含 /pending/0/choices 中保存的选择）"
+        kept = by_lang(**pair("errors", "no_outcome_kept"))
         state = replace(state, pending=[replace(state.pending[0], choices={})]
                         + state.pending[1:])
     facts = build_facts(state, action, bare, seed, game)
     options = _open_choices(ctx, _brave(facts, _game_of(state)))
-    raise InputError(ErrorItem(
-        "/play/choices", f"These choices{kept_en} are not possible for this play; the open "
-        "choices are: "
-        + "; ".join(f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options),
-        f"这些选择{kept_zh}对本次出牌不可行；可选项为：" + "；".join(
-            f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options),
-        [o["key"] for o in options]))
+    listed = [f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options]
+    raise InputError(error("/play/choices", "no_outcome", [o["key"] for o in options],
+                           kept=kept, open=by_lang("; ".join(listed), "；".join(listed))))
 
 
 # ---- whole plays: a card and everything it makes the player play -------------------------------
@@ -659,14 +647,13 @@ def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     """The contract's response to `{"state": ..., "play": {...}}` (state already parsed)."""
     if not isinstance(play, dict) or "card" not in play and play.get("kind", "play") in (
             "play", "surprise"):
-        raise InputError(ErrorItem("/play/card", "Name the card to play.", "请指明要打出的卡片。"))
+        raise InputError(error("/play/card", "play_card_missing"))
     choices = play.get("choices") or {}
     if not isinstance(choices, dict):
-        raise InputError(ErrorItem("/play/choices", "choices must be an object.",
-                                   "choices 必须是一个对象。"))
+        raise InputError(error("/play/choices", "play_choices_object"))
     seed = play.get("seed")
     if seed is not None and not isinstance(seed, int):
-        raise InputError(ErrorItem("/play/seed", "seed must be an integer.", "seed 必须是整数。"))
+        raise InputError(error("/play/seed", "play_seed_integer"))
     kind = play.get("kind", "play")
     if kind == "play":
         return play_card(state, play["card"], play.get("player"), choices, seed).to_json()

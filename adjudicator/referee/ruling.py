@@ -18,7 +18,7 @@ from ..engine.facts import catalog_text, table_facts
 from ..engine.solve import Solution
 from ..engine.speed import batch
 from ..engine.terms import read_atoms
-from ..messages import terms
+from ..messages import catalog, terms, text
 from ..table.state import TableState
 from .render import Atom, Atoms, Context, args_of, cites_of, findings_of
 
@@ -27,13 +27,8 @@ from .render import Atom, Atoms, Context, args_of, cites_of, findings_of
 MOVE_ORDER = ("draw", "play", "play_random", "free_action", "surprise", "resolve", "end_turn",
               "discard")
 # Labels of the text view (the JSON carries ids and both languages itself).
-MOVE_LABELS = {
-    "draw": ("draw", "抓牌"), "play": ("play", "出牌"),
-    "play_random": ("random first play", "随机出牌"),
-    "free_action": ("free action", "自由行动"), "surprise": ("Surprise", "意外卡"),
-    "resolve": ("close the Surprise chain", "结算意外卡连锁"),
-    "end_turn": ("end the turn", "结束回合"), "discard": ("discard", "弃牌"),
-}
+MOVE_LABELS = {kind: (label["en"], label["zh"])
+               for kind, label in catalog("text_view")["moves"].items()}
 
 
 def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, Any]:
@@ -178,51 +173,46 @@ def _not_yet(atoms: Atoms, ctx: Context, cites: dict) -> list[dict[str, Any]]:
 
 
 def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:
-    """A plain-text view of a ruling for the command line."""
-    zh = lang == "zh"
+    """A plain-text view of a ruling for the command line (messages/text_view.yaml)."""
+    def say(key: str, **fields: Any) -> str:
+        return text("text_view", key, lang, **fields)
+
     if not ruling.get("ok"):
         return "\n".join(e["message"][lang] for e in ruling.get("errors", []))
     lines: list[str] = []
     turn = ruling["turn"]
     draw, play = turn["draw"], turn["play"]
     if ruling.get("winner"):
-        lines.append(("胜者：" if zh else "Winner: ") + ruling["winner"])
+        lines.append(say("winner") + ruling["winner"])
     elif ruling.get("tied"):
-        lines.append(("平局（游戏继续）：" if zh else "Tied (play goes on): ")
-                     + ", ".join(ruling["tied"]))
-    lines.append(("当前玩家：" if zh else "Turn: ") + turn["player"])
-    lines.append(("抓牌：共 {total}，已抓 {drawn}，还需 {remaining}" if zh else
-                  "Draw: total {total}, drawn {drawn}, remaining {remaining}").format(**draw))
-    lines.append(("出牌：共 {total}，已出 {played}，还需 {remaining}" if zh else
-                  "Play: total {total}, played {played}, remaining {remaining}").format(**play))
+        lines.append(say("tied") + ", ".join(ruling["tied"]))
+    lines.append(say("turn") + turn["player"])
+    lines.append(say("draw", **draw))
+    lines.append(say("play", **play))
     limits = ruling["limits"]
-    lines.append(("上限：手牌 {hand}，所有物 {keeper}" if zh else
-                  "Limits: hand {hand}, keeper {keeper}").format(
-        hand=limits["hand"] if limits["hand"] is not None else "-",
-        keeper=limits["keeper"] if limits["keeper"] is not None else "-"))
+    lines.append(say("limits", hand=limits["hand"] if limits["hand"] is not None else "-",
+                     keeper=limits["keeper"] if limits["keeper"] is not None else "-"))
     words = terms()
     for d in ruling["discards"]:
         zone = words.get(d["zone"], {}).get(lang, d["zone"])
         when = words.get(d["when"], {}).get(lang, d["when"])
-        lines.append(("弃牌：{p}{w}弃掉{zone} {n} 张" if zh else
-                      "Discard: {p} discards {n} ({zone}) {w}").format(
-            p=d["player"], n=d["count"], zone=zone, w=when))
+        lines.append(say("discard", player=d["player"], count=d["count"], zone=zone, when=when))
     if ruling.get("next_player"):
-        lines.append(("下一位：" if zh else "Next player: ") + ruling["next_player"])
+        lines.append(say("next_player") + ruling["next_player"])
     lines.append("")
-    lines.append("可行的动作：" if zh else "Legal moves:")
+    lines.append(say("legal_moves"))
     for m in ruling["legal_moves"]:
         lines.append(f"  - {m['player']}: {_move_words(m, lang)}")
     for m in ruling.get("not_yet", []):
         lines.append(f"  x {m['player']}: {_move_words(m, lang)} - {m['reason'][lang]}")
     lines.append("")
-    lines.append("依据：" if zh else "Findings:")
+    lines.append(say("findings"))
     for f in ruling["findings"]:
         ids = ", ".join(s["id"] for s in f["sources"])
         lines.append(f"  [{f['about']}] {f['text'][lang]}  ({ids})")
     if "pending" in ruling:
         p = ruling["pending"]
-        lines.append(("待结算：" if zh else "Pending: ") + f"{p['card']} -> {p['outcome']}")
+        lines.append(say("pending") + f"{p['card']} -> {p['outcome']}")
     return "\n".join(lines)
 
 
@@ -237,8 +227,8 @@ def _move_words(move: dict[str, Any], lang: str) -> str:
     if "count" in move:
         parts.append(str(move["count"]))
     if "chosen_by" in move:
-        parts.append(("由 {0} 抽取" if lang == "zh" else "chosen by {0}").format(move["chosen_by"]))
+        parts.append(text("text_view", "chosen_by", lang, player=move["chosen_by"]))
     if move.get("optional"):
-        parts.append("（可选）" if lang == "zh" else "(optional)")
+        parts.append(text("text_view", "optional", lang))
     return " ".join(parts)
 

@@ -14,10 +14,12 @@ from typing import Any
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from ..errors import ErrorItem, InputError
+from ..errors import ErrorItem, InputError, error
 
 BLUEPRINT_MODULES = ("api.knowledge", "pages.knowledge", "api.ruling", "pages.table",
                      "pages.coverage", "api.openapi", "api.play")
+# the messages (messages/errors.yaml) of the HTTP errors the app words itself
+HTTP_MESSAGES = {404: "http_not_found", 405: "http_method_not_allowed", 413: "http_too_large"}
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -72,23 +74,17 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         code = exc.code or 500
-        messages = {
-            404: ("Not found: no such page or entry.", "未找到：没有这个页面或条目。"),
-            405: ("This method is not allowed here.", "此处不允许该请求方法。"),
-            413: ("The request body is too large.", "请求内容过大。"),
-        }
-        en, zh = messages.get(code, (exc.description or exc.name, exc.name))
-        return error_response(InputError(ErrorItem(request.path, en, zh), status=code))
+        if code in HTTP_MESSAGES:
+            item = error(request.path, HTTP_MESSAGES[code])
+        else:
+            item = ErrorItem(request.path, exc.description or exc.name, exc.name)
+        return error_response(InputError(item, status=code))
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
         app.logger.exception("unexpected error")
         err = InputError(
-            ErrorItem(
-                request.path,
-                "The referee could not finish this request; the input was kept as sent.",
-                "裁判无法完成此请求；输入内容未被改动。",
-            ),
+            error(request.path, "unexpected"),
             status=500,
         )
         return error_response(err)

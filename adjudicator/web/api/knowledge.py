@@ -17,10 +17,11 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from ...errors import ErrorItem, InputError
+from ...errors import InputError, error
 from ...knowledge import queries
 from ...knowledge.appdb import close_db, get_db
 from ...knowledge.search import KINDS, check_query_length, search
+from ...messages import by_lang
 
 bp = Blueprint("knowledge_api", __name__)
 bp.teardown_app_request(close_db)
@@ -32,8 +33,7 @@ def _query(required: bool) -> str | None:
     q = request.args.get("q")
     if q is None or not q.strip():
         if required:
-            raise InputError(ErrorItem("/q", "The query q is missing or empty.",
-                                       "缺少查询参数 q，或它是空的。"))
+            raise InputError(error("/q", "query_missing"))
         return None
     check_query_length(q)
     return q.strip()
@@ -48,9 +48,7 @@ def _limit(default: int) -> int:
     except ValueError:
         value = 0
     if not 1 <= value <= MAX_LIMIT:
-        raise InputError(ErrorItem(
-            "/limit", f"limit must be a whole number from 1 to {MAX_LIMIT}, not {raw!r}.",
-            f"limit 必须是 1 到 {MAX_LIMIT} 之间的整数，而不是“{raw}”。"))
+        raise InputError(error("/limit", "limit_range", max=MAX_LIMIT, raw=raw))
     return value
 
 
@@ -108,14 +106,12 @@ def search_all():
         kinds = [k.strip() for k in raw.split(",") if k.strip()]
         unknown = [k for k in kinds if k not in KINDS]
         if unknown:
-            raise InputError(ErrorItem(
-                "/kinds", f"Unknown kind {unknown[0]!r}; expected: {', '.join(KINDS)}.",
-                f"未知的类别“{unknown[0]}”；可选：{'、'.join(KINDS)}。", list(KINDS)))
+            raise InputError(error("/kinds", "unknown_kind", list(KINDS), kind=unknown[0],
+                                   kinds=by_lang(", ".join(KINDS), "、".join(KINDS))))
     edition = _arg("edition")
     if edition and edition not in queries.editions(get_db()):
-        raise InputError(ErrorItem(
-            "/edition", f"Unknown edition {edition!r}.", f"未知的版本“{edition}”。",
-            queries.editions(get_db())))
+        raise InputError(error("/edition", "unknown_edition", queries.editions(get_db()),
+                               edition=edition))
     results: list[dict[str, Any]] = search(q or "", limit=_limit(10), kinds=kinds, db=get_db(),
                                            edition=edition)
     return jsonify({"ok": True, "query": q, "count": len(results), "results": results})

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from ...errors import ErrorItem, InputError
+from ...errors import ErrorItem, InputError, error
 from ...referee.moves import play_response
 from ...table.reader import parse_state
 from .ruling import json_body
@@ -23,8 +23,7 @@ bp = Blueprint("play_api", __name__)
 def play() -> Any:
     body = json_body()
     if not isinstance(body, dict) or "state" not in body:
-        raise InputError(ErrorItem("/state", "Send {\"state\": {...}, \"play\": {\"card\": ...}}.",
-                                   "请发送 {\"state\": {...}, \"play\": {\"card\": ...}}。"))
+        raise InputError(error("/state", "play_body_shape"))
     try:
         state = parse_state(body["state"])
     except InputError as err:
@@ -32,6 +31,5 @@ def play() -> Any:
                           for i in err.items], status=err.status) from None
     request_play = body.get("play")
     if not isinstance(request_play, dict):
-        raise InputError(ErrorItem("/play", "Missing: the play, {\"card\": ...}.",
-                                   "缺少出牌内容 {\"card\": ...}。"))
+        raise InputError(error("/play", "play_missing"))
     return jsonify(play_response(state, request_play))

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from ...errors import ErrorItem, InputError
+from ...errors import InputError, error
 from ...referee.ruling import ruling_for
 from ...table.reader import parse_state
 
@@ -23,16 +23,12 @@ def json_body() -> Any:
     try:
         data = request.get_json(silent=True)
     except RecursionError:  # the JSON parser's own limit: absurdly deep nesting, never a table
-        raise InputError(ErrorItem("", "The request body is nested too deeply to be a table "
-                                       "state.",
-                                   "请求内容嵌套层数过多，不可能是桌面状态。")) from None
+        raise InputError(error("", "body_too_deep")) from None
     if data is None:
         raw = request.get_data(cache=True)
         if not raw.strip():
-            raise InputError(ErrorItem("", "The request body is empty: send a table state as JSON.",
-                                       "请求内容为空：请以 JSON 发送桌面状态。"))
-        raise InputError(ErrorItem("", "The request body is not valid JSON.",
-                                   "请求内容不是有效的 JSON。"))
+            raise InputError(error("", "body_empty"))
+        raise InputError(error("", "body_not_json"))
     return data
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from ...cards.catalog import EDITIONS, EXPANSIONS, catalog_for
-from ...errors import ErrorItem, InputError
+from ...errors import ErrorItem, InputError, error
 from ...table.reader import load_state_text
 
 MAX_LINK_STATE = 24 * 1024  # characters of ?state=; a real table is far below this
@@ -45,11 +45,7 @@ def parse_pasted(text: str) -> dict[str, Any]:
         raise InputError([ErrorItem("/state_text" + i.path, i.en, i.zh, i.suggestions)
                           for i in err.items], status=err.status) from None
     if not isinstance(data, dict):
-        raise InputError(ErrorItem(
-            "/state_text",
-            "The pasted state must be an object with fields such as players, active, rules.",
-            "粘贴的牌局必须是一个对象，包含 players、active、rules 等字段。",
-        ))
+        raise InputError(error("/state_text", "pasted_not_object"))
     return data
 
 
@@ -178,16 +174,10 @@ def encode_state(state: dict[str, Any]) -> str:
 
 def decode_state(token: str) -> dict[str, Any]:
     """The state a permalink carries; a clear error for a damaged or foreign link."""
-    bad = InputError(ErrorItem(
-        "/state",
-        "The link's table state could not be read: the link is incomplete or damaged. "
-        "Copy the whole link again.",
-        "无法读取链接中的牌局：链接不完整或已损坏。请重新复制完整的链接。",
-    ))
+    bad = InputError(error("/state", "link_unreadable"))
     token = token.strip()
     if len(token) > MAX_LINK_STATE:
-        raise InputError(ErrorItem(
-            "/state", "The link's table state is too long.", "链接中的牌局过长。"), status=413)
+        raise InputError(error("/state", "link_too_long"), status=413)
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         data = json.loads(raw.decode("utf-8"))

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, current_app, render_template, request, url_for
 from werkzeug.routing import BuildError
 
-from ...errors import ErrorItem, InputError
+from ...errors import InputError, error
 from ...knowledge import queries
 from .referee import store
 from .table import wants_json
@@ -71,8 +71,7 @@ def faq_list():
     if wants_json():
         return json_twin("/api/faq")
     if len(query) > MAX_QUERY:
-        raise InputError(ErrorItem("/q", f"The search is too long (at most {MAX_QUERY} "
-                                   "characters).", f"搜索词过长（最多 {MAX_QUERY} 个字符）。"))
+        raise InputError(error("/q", "search_too_long", max=MAX_QUERY))
     db = store()
     everything = queries.list_faq(db=db)
     if query:

@@ -16,7 +16,7 @@ from flask import g
 
 from ...cards.catalog import Card, catalog_for
 from ...errors import InputError
-from ...i18n import current_lang, pick
+from ...i18n import current_lang, messages, pick, t
 from ...table.reader import UNKNOWN_CARD
 from ...table.state import TableState
 
@@ -75,14 +75,6 @@ def _card_by_source(source_id: str) -> Card | None:
     return card_info(card_id, edition or "fluxx")
 
 
-_PREFIX = {
-    "rulebook": {"en": "Rulebook", "zh": "规则书"},
-    "math": {"en": "Math Fluxx rulebook", "zh": "数学 Fluxx 规则书"},
-    "glossary": {"en": "Glossary", "zh": "术语表"},
-    "faq": {"en": "FAQ {ref}", "zh": "常见问题 {ref}"},
-}
-
-
 def _rulebook_parts() -> dict[str, str]:
     """anchor -> part (rulebook, glossary, math) of every rulebook section, once per request."""
     if "rulebook_parts" not in g:
@@ -109,10 +101,9 @@ def source_label(src: dict[str, Any]) -> str:
         part = _rulebook_parts().get(ref, "rulebook") if kind == "rulebook" else kind
     except (InputError, LookupError, OSError):
         title, part = "", kind
-    prefix = _PREFIX.get(part)
-    if prefix and title:
-        words = prefix[lang].format(ref=ref)
-        return f"{words}: {title}" if lang == "en" else f"{words}：{title}"
+    prefix = f"source.{part}"  # the label of the part (messages/ui.yaml)
+    if prefix in messages() and title:
+        return t(prefix, lang, ref=ref) + t("list.colon", lang) + title
     return title or source_id
 
 

@@ -27,7 +27,7 @@ from flask import (
 )
 
 from ...cards.catalog import EDITIONS, EXPANSIONS
-from ...errors import ErrorItem, InputError
+from ...errors import InputError, error
 from ...i18n import (
     COOKIE,
     LANGS,
@@ -155,12 +155,7 @@ def check_csrf() -> None:
     sent = request.form.get(CSRF_FIELD) or request.headers.get("X-CSRF-Token") or ""
     expected = session.get(CSRF_FIELD) or ""
     if not (expected and hmac.compare_digest(sent, expected)):
-        raise InputError(ErrorItem(
-            "/csrf_token",
-            "This form was not sent from this site's own page, or the page is too old. "
-            "Reload the editor and send it again.",
-            "此表单并非从本站页面提交，或页面已过期。请重新打开编辑器后再提交。",
-        ), status=403)
+        raise InputError(error("/csrf_token", "csrf_refused"), status=403)
 
 
 def lang_url(code: str) -> str:
@@ -226,12 +221,7 @@ def ruling_page():
     if not token:
         if wants_json():
             # a JSON client cannot follow a redirect to the editor: say what is missing
-            raise InputError(ErrorItem(
-                "/state",
-                "No table state: /ruling needs ?state=... (a ruling's link), or POST the "
-                "table to /api/ruling.",
-                "缺少牌局：/ruling 需要 ?state=...（裁定的链接），或将牌局 POST 到 /api/ruling。",
-            ))
+            raise InputError(error("/state", "ruling_without_state"))
         # to the editor, in the language asked for (?lang= outranks the cookie there too)
         return redirect(url_for("ui.editor", lang=valid_lang(request.args.get("lang"))))
     data = decode_state(token)
