@@ -24,6 +24,8 @@ except ImportError:  # without Playwright: skip here, fail on CI (see conftest.p
     pytest.skip("Playwright for Python is not installed (pip install playwright)",
                 allow_module_level=True)
 
+pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
+
 TABLE = {
     "players": [
         {"name": "Ann", "hand": ["Draw 2", "Peace", "Jackpot!"]},

@@ -41,6 +41,7 @@ def test_cli_faq_bad_limit(capsys):
     assert "limit" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_cli_build_store(tmp_path: Path, capsys):
     target = tmp_path / "built.db"
     assert main(["build-store", "--path", str(target)]) == 0
@@ -48,6 +49,7 @@ def test_cli_build_store(tmp_path: Path, capsys):
     assert "83 faq" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_load_script_rebuilds_the_store(tmp_path: Path):
     import subprocess
     import sys

@@ -45,6 +45,7 @@ def alone(facts: str, game: tuple[str, tuple[str, ...]]) -> set[str]:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
+@pytest.mark.slow
 def test_every_scenario_table_rules_alike_in_a_batch(game: tuple[str, tuple[str, ...]]) -> None:
     tables = GAMES[game]
     assert tables
@@ -57,6 +58,7 @@ def test_every_scenario_table_rules_alike_in_a_batch(game: tuple[str, tuple[str,
             assert {str(s) for s in solution.symbols} == alone(facts, game)
 
 
+@pytest.mark.slow
 def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
     # what the server does: the catalog's facts as their own text (the same object every time),
     # and each answer-set atom read once per program (Program.readings) from the second batch on
@@ -83,6 +85,7 @@ def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
+@pytest.mark.slow
 def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str, ...]],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # a batch's plan is learnt from at its second whole grounding (unfired.py), then thinned
@@ -130,6 +133,7 @@ def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
         assert [sorted(map(str, a)) for a in split] == [sorted(map(str, a)) for a in plain]
 
 
+@pytest.mark.slow
 def test_the_renaming_knows_every_statement_of_every_program() -> None:
     for edition, expansions in GAMES:
         program = batch.tagged_program(edition, expansions)
@@ -206,6 +210,7 @@ def test_a_lone_ruling_is_not_batched() -> None:
     assert ruling["ok"] and "batch" not in ruling["engine"]
 
 
+@pytest.mark.slow
 def test_a_program_not_yet_built_is_built_in_the_background(monkeypatch) -> None:
     game = ("fluxxnomic", ())
     monkeypatch.setattr(batch, "_PROGRAMS", {})

@@ -27,6 +27,7 @@ def floor_module():
         sys.path.remove(str(BENCH))
 
 
+@pytest.mark.slow
 def test_prints_every_part(floor_module, capsys: pytest.CaptureFixture[str]) -> None:
     assert floor_module.main(["-n", "2"]) == 0
     out = capsys.readouterr().out

@@ -109,6 +109,7 @@ def simulated_states() -> list[tuple[str, TableState]]:
 
 
 @pytest.mark.parametrize("case", [c for _, c in CASES], ids=[cid for cid, _ in CASES])
+@pytest.mark.slow
 def test_scenario_state_rules_alike(case: dict[str, Any]) -> None:
     try:
         state = parse_state(case["state"])
@@ -117,6 +118,7 @@ def test_scenario_state_rules_alike(case: dict[str, Any]) -> None:
     assert_same_ruling(state, case["id"])
 
 
+@pytest.mark.slow
 def test_follow_up_states_rule_alike() -> None:
     states = follow_up_states()
     assert len(states) >= len(PLAY_CASES) // 2
@@ -124,6 +126,7 @@ def test_follow_up_states_rule_alike() -> None:
         assert_same_ruling(state, label)
 
 
+@pytest.mark.slow
 def test_simulated_states_rule_alike() -> None:
     states = simulated_states()
     assert len(states) >= 200
@@ -138,6 +141,7 @@ def _outcomes(facts: str, game: tuple[str | None, tuple[str, ...]]) -> tuple[lis
 
 
 @pytest.mark.parametrize("case", [c for _, c in PLAY_CASES], ids=[cid for cid, _ in PLAY_CASES])
+@pytest.mark.slow
 def test_play_program_gives_the_same_outcomes(case: dict[str, Any]) -> None:
     state = parse_state(case["state"])
     move = dict(case["play"])

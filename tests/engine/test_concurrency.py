@@ -60,6 +60,7 @@ def tables(client) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     return chosen
 
 
+@pytest.mark.slow
 def test_concurrent_rulings_equal_their_serial_rulings(app, tables) -> None:
     barrier = threading.Barrier(THREADS)
     mismatches: list[str] = []
@@ -91,11 +92,13 @@ def test_concurrent_rulings_equal_their_serial_rulings(app, tables) -> None:
     assert mismatches == []
 
 
+@pytest.mark.slow
 def test_the_tables_differ_so_a_leak_would_show(tables) -> None:
     rulings = [repr(ruling) for _, ruling in tables]
     assert len(set(rulings)) == len(rulings)
 
 
+@pytest.mark.slow
 def test_threads_solving_at_once_share_the_parsed_program_safely(tables) -> None:
     """The parsed rules are one set of clingo AST objects per process; threads adding them to
     their own solvers at the same moment once corrupted them ("invalid ast" on every later call,
@@ -126,6 +129,7 @@ def test_threads_solving_at_once_share_the_parsed_program_safely(tables) -> None
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_shared_statements_are_added_only_under_the_engine_lock(client, monkeypatch,
                                                                  tables) -> None:
     """The race above is rare; this checks its cause deterministically: every statement added

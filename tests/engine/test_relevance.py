@@ -322,6 +322,7 @@ RULED = [(cid, c) for cid, c in CASES if "expect_error" not in c]
 
 
 @pytest.mark.parametrize("case", [c for _, c in RULED], ids=[cid for cid, _ in RULED])
+@pytest.mark.slow
 def test_every_scenario_rules_alike(case: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     both_ways(parse_state(case["state"]), monkeypatch)
 
@@ -337,6 +338,7 @@ GAMES = [("fluxx", ()), ("fluxx", ("creepers", "surprises")), ("math", ()), ("fl
 
 
 @pytest.mark.parametrize("edition, expansions", GAMES)
+@pytest.mark.slow
 def test_every_program_is_understood_and_pruned(edition: str, expansions: tuple[str, ...],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparisons above would pass unnoticed if the analysis gave up on a program (as it
@@ -353,12 +355,14 @@ def test_every_program_is_understood_and_pruned(edition: str, expansions: tuple[
         assert 0 < left_out < body_rules
 
 
+@pytest.mark.slow
 def test_the_crowded_table_rules_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     from bench.rulings import crowded_table
     both_ways(parse_state(crowded_table()), monkeypatch)
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.slow
 def test_simulated_tables_rule_alike(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables met along a game of random legal moves (3 players, up to 10 moves)."""
     for state in random_walk(seed, 3, 10):
@@ -414,17 +418,20 @@ def plays_alike(state_data: dict[str, Any], move: dict[str, Any],
 
 
 @pytest.mark.parametrize("case", [c for _, c in PLAY_CASES], ids=[cid for cid, _ in PLAY_CASES])
+@pytest.mark.slow
 def test_every_play_scenario_plays_alike(case: dict[str, Any],
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     plays_alike(case["state"], case["play"], monkeypatch)
 
 
 @pytest.mark.parametrize("card", PLAYABLE)
+@pytest.mark.slow
 def test_every_card_plays_alike(card: str, monkeypatch: pytest.MonkeyPatch) -> None:
     plays_alike(full_table(card), {"card": card}, monkeypatch)
 
 
 @pytest.mark.parametrize("edition, expansions", GAMES)
+@pytest.mark.slow
 def test_looking_up_producers_by_constant_changes_no_answer(
         edition: str, expansions: tuple[str, ...]) -> None:
     """Relevance._candidates only skips heads that cannot unify: the plans are the same as when

@@ -45,6 +45,7 @@ def same(term: Term, sym: clingo.Symbol) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(symbols)
+@pytest.mark.slow
 def test_parse_agrees_with_clingo(sym: clingo.Symbol) -> None:
     same(parse(str(sym)), sym)
 
@@ -72,6 +73,7 @@ def test_every_atom_of_a_ruling_reads_back() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(symbols)
+@pytest.mark.slow
 def test_a_symbol_text_remembered_by_its_handle_is_its_text(sym: clingo.Symbol) -> None:
     # asked twice (the second time from what was remembered), and for an equal symbol made anew
     assert symbol_text(sym) == symbol_text(sym) == str(sym)

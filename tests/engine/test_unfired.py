@@ -233,10 +233,12 @@ RULED = [(cid, c) for cid, c in CASES if "expect_error" not in c]
 
 
 @pytest.mark.parametrize("case", [c for _, c in RULED], ids=[cid for cid, _ in RULED])
+@pytest.mark.slow
 def test_every_scenario_rules_alike(case: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     both_ways(parse_state(case["state"]), monkeypatch)
 
 
+@pytest.mark.slow
 def test_most_scenarios_were_ruled_lean() -> None:
     """The comparisons above would pass unnoticed if nothing were ever left out."""
     if len(LEFT_OUT) < len(RULED):
@@ -245,6 +247,7 @@ def test_most_scenarios_were_ruled_lean() -> None:
     assert len(lean) > len(LEFT_OUT) // 2
 
 
+@pytest.mark.slow
 def test_the_crowded_table_rules_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     from bench.rulings import crowded_table
     both_ways(parse_state(crowded_table()), monkeypatch)
@@ -252,6 +255,7 @@ def test_the_crowded_table_rules_alike(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.slow
 def test_simulated_tables_rule_alike(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables met along a game of random legal moves (3 players, up to 10 moves)."""
     for state in random_walk(seed, 3, 10):

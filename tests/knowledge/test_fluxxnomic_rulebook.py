@@ -98,6 +98,7 @@ def test_rulebook_page_opens_each_section_marked(client) -> None:
     assert all(parts[a] == "fluxxnomic" for a in FLUXXNOMIC_ANCHORS)
 
 
+@pytest.mark.slow
 def test_store_is_rebuilt_when_seed_003_changes(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "faq"

@@ -167,6 +167,7 @@ def test_rulebook_translation_shapes(tmp_path: Path):
     assert annotations.rulebook_translations(broken) == {}
 
 
+@pytest.mark.slow
 def test_ensure_rebuilds_a_stale_store(tmp_path: Path):
     path = store.build(tmp_path / "s.db")
     assert store.built_from(path) == store.fingerprint()
@@ -182,6 +183,7 @@ def test_ensure_rebuilds_a_stale_store(tmp_path: Path):
     assert sqlite_utils.Database(path)["faq"].count == 83
 
 
+@pytest.mark.slow
 def test_concurrent_builds_leave_a_whole_store(tmp_path: Path):
     path = tmp_path / "race.db"
     errors: list[BaseException] = []

@@ -82,6 +82,7 @@ def test_every_source_string_in_lp_files_exists(knowledge_db) -> None:
     assert not missing, f"source ids used in rules_asp/*.lp but not in the store: {missing}"
 
 
+@pytest.mark.slow
 def test_every_source_cited_by_the_scenarios_exists(knowledge_db) -> None:
     known = queries.source_ids(db=knowledge_db)
     cited = scenario_sources()
@@ -120,10 +121,12 @@ def _url_ok(client, url: str) -> None:
 
 
 @pytest.mark.parametrize("source_id", sorted(lp_source_strings()))
+@pytest.mark.slow
 def test_source_url_opens(client, source_id: str) -> None:
     _url_ok(client, source_of(source_id)["url"])
 
 
+@pytest.mark.slow
 def test_scenario_source_urls_open(client) -> None:
     for source_id in sorted(scenario_sources()):
         _url_ok(client, source_of(source_id)["url"])

@@ -27,6 +27,7 @@ def _short(seed: int):
     return play_game(seed, players=2 + seed % 5, max_steps=SHORT_STEPS)
 
 
+@pytest.mark.slow
 def test_hundreds_of_short_games_keep_the_invariants() -> None:
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         results = list(pool.map(_short, range(GAMES)))
@@ -38,6 +39,7 @@ def test_hundreds_of_short_games_keep_the_invariants() -> None:
 
 
 @pytest.mark.parametrize(("seed", "players"), [(101, 3), (4, 2)])
+@pytest.mark.slow
 def test_a_whole_game_ends_in_a_win(seed: int, players: int) -> None:
     result = play_game(seed, players=players, max_steps=400)
     assert result.violations == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -117,18 +118,21 @@ def test_the_unmutated_table_is_valid() -> None:
 
 @PROPERTY
 @given(json_values)
+@pytest.mark.slow
 def test_random_json_never_crashes_the_reader(data: Any) -> None:
     outcome(data)
 
 
 @PROPERTY
 @given(st.fixed_dictionaries({}, optional={k: json_values for k in KNOWN_FIELDS}))
+@pytest.mark.slow
 def test_the_contract_fields_with_random_values_never_crash_the_reader(data: Any) -> None:
     outcome(data)
 
 
 @PROPERTY
 @given(mutated_states())
+@pytest.mark.slow
 def test_mutated_tables_never_crash_the_reader(data: Any) -> None:
     result = outcome(data)
     if isinstance(result, TableState):
@@ -141,6 +145,7 @@ def test_mutated_tables_never_crash_the_reader(data: Any) -> None:
 @given(st.text(max_size=200) | st.sampled_from([
     "{", "[1, 2", "players: [", "a: &x [1]\nb: *x", "{\"players\": [}", "- - - -", "\x00",
     "!!python/object:os.system ['ls']", "?", "[" * 100 + "]" * 100]))
+@pytest.mark.slow
 def test_random_text_never_crashes_the_text_loader(text: str) -> None:
     try:
         data = load_state_text(text)

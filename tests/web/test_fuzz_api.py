@@ -57,6 +57,7 @@ def contract_error_problems(body: Any) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 @schema.parametrize()
 @settings(max_examples=30, derandomize=True, deadline=None, database=None,
           suppress_health_check=list(HealthCheck))

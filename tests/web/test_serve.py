@@ -107,6 +107,7 @@ def _ask(port: int, connection: http.client.HTTPConnection | None = None) -> dic
 
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads connections from /proc")
+@pytest.mark.slow
 def test_clients_that_connect_at_once_are_shared_evenly(server) -> None:
     """Three times over (without balancing, a burst of 8 split 4/4 about one time in three)."""
     port, master = server
@@ -131,6 +132,7 @@ def test_clients_that_connect_at_once_are_shared_evenly(server) -> None:
         time.sleep(0.5)  # the closed connections leave the counts
 
 
+@pytest.mark.slow
 def test_clients_that_come_one_by_one_are_each_taken_at_once(server) -> None:
     """Kept connections opened one after another on a quiet server: whichever worker holds
     fewer takes each, at once (a worker that refused looks again within RECHECK_S instead of
