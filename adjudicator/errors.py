@@ -2,13 +2,16 @@
 
 Every bad input, from the API, the web pages or the command line, becomes an `InputError`
 holding one or more `ErrorItem`s. Each names the field as a JSON pointer, explains itself in
-English and Chinese, and may suggest what the user meant.
+English and Chinese, and may suggest what the user meant. `error(path, key, ...)` makes one from
+the texts of adjudicator/messages/errors.yaml.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from .messages import pair
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,14 @@ class ErrorItem:
             "message": {"en": self.en, "zh": self.zh},
             "suggestions": list(self.suggestions),
         }
+
+
+def error(path: str, key: str, suggestions: list[str] | None = None, /,
+          **fields: Any) -> ErrorItem:
+    """The ErrorItem at `path` saying the message `key` of messages/errors.yaml, its
+    placeholders filled in from `fields` (messages.pair)."""
+    text = pair("errors", key, **fields)
+    return ErrorItem(path, text["en"], text["zh"], [] if suggestions is None else suggestions)
 
 
 class InputError(Exception):

@@ -36,4 +36,5 @@ def templates_dir() -> Path:
 
 
 def static_dir() -> Path:
-    return _PACKAGE / "static"
+    """The web UI's own files (CSS, JS, icons): inside the package, installed or not."""
+    return _PACKAGE / "web" / "static"

@@ -14,7 +14,7 @@ It prints:
    table. Together with 1 this is the floor of any design that grounds the rules afresh per
    ruling.
 3. A lone 4-player ruling of the default game, stage by stage, each stage timed on its own run
-   of the same steps engine.run takes (Control, adding the parsed rules, adding the facts,
+   of the same steps solve.run takes (Control, adding the parsed rules, adding the facts,
    grounding, solving with the shown atoms read, the statistics, freeing the Control), then
    reading the table and rendering the ruling.
 4. Why clingo calls per atom matter under load: clingo's Python API releases the GIL on every
@@ -40,11 +40,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from rulings import machine, seated_table  # noqa: E402
 
-from adjudicator import batch, engine  # noqa: E402
-from adjudicator.catalog import catalog_for  # noqa: E402
-from adjudicator.facts import catalog_text, table_facts  # noqa: E402
-from adjudicator.reader import parse_state  # noqa: E402
-from adjudicator.ruling import ruling_for  # noqa: E402
+from adjudicator.cards.catalog import catalog_for  # noqa: E402
+from adjudicator.engine import solve  # noqa: E402
+from adjudicator.engine.facts import catalog_text, table_facts  # noqa: E402
+from adjudicator.engine.speed import batch  # noqa: E402
+from adjudicator.referee.ruling import ruling_for  # noqa: E402
+from adjudicator.table.reader import parse_state  # noqa: E402
 
 GAMES: list[tuple[str, tuple[str, ...]]] = [
     ("fluxx", ()), ("fluxx", ("creepers", "surprises")), ("math", ()), ("fluxxnomic", ())]
@@ -93,7 +94,7 @@ def ground_only(statements: tuple[clingo.ast.AST, ...], texts: list[str], runs: 
     timings = []
     for _ in range(runs):
         ctl = clingo.Control(["--models=2"], logger=quiet)
-        engine.add_statements(ctl, statements)
+        solve.add_statements(ctl, statements)
         for text in texts:
             ctl.add("base", [], text)
         t0 = time.perf_counter()
@@ -109,8 +110,8 @@ def programs(runs: int, cost_us: float) -> dict[str, tuple[int, float]]:
     state = parse_state(seated_table(4, 1))
     found: dict[str, tuple[int, float]] = {}
     for edition, expansions in GAMES:
-        statements = engine.program(edition=edition, expansions=expansions)
-        parsed = engine.parse_private(edition, expansions)
+        statements = solve.program(edition=edition, expansions=expansions)
+        parsed = solve.parse_private(edition, expansions)
         rules = [s for s in parsed if s.ast_type == clingo.ast.ASTType.Rule]
         facts_only = [s for s in rules if not s.body]
         per_table = batch.per_table_predicates(parsed)
@@ -136,27 +137,27 @@ def programs(runs: int, cost_us: float) -> dict[str, tuple[int, float]]:
 
 def stages(runs: int) -> dict[str, float]:
     print("\n3. a lone 4-player ruling of the default game, stage by stage (median ms), as the "
-          "engine runs it:\n   the rules it cannot fire left out (adjudicator/relevance.py; the "
-          "table's answer already known)")
+          "engine runs it:\n   the rules it cannot fire left out (adjudicator/engine/speed/"
+          "relevance.py; the table's answer already known)")
     data = seated_table(4, 1)
     state = parse_state(data)
     game = catalog_for("fluxx")
     texts = [table_facts(state, game), catalog_text(game)]
-    statements = engine.program(edition="fluxx")
+    statements = solve.program(edition="fluxx")
     names = ["control", "prune", "add rules", "add facts", "ground", "solve+read", "atoms",
              "free"]
     samples: dict[str, list[float]] = {n: [] for n in names}
-    grounding = engine.plan(statements, texts)
+    grounding = solve.plan(statements, texts)
     for _ in range(runs):
         marks = [time.perf_counter()]
         ctl = clingo.Control(["--models=2", "--warn=all", "--warn=no-atom-undefined"],
                              logger=quiet)
         marks.append(time.perf_counter())
-        grounding = engine.plan(statements, texts)
+        grounding = solve.plan(statements, texts)
         marks.append(time.perf_counter())
-        engine.add_statements(ctl, grounding.statements)
+        solve.add_statements(ctl, grounding.statements)
         marks.append(time.perf_counter())
-        engine.add_statements(ctl, (), grounding.texts)  # parsed fact lines, as engine.run does
+        solve.add_statements(ctl, (), grounding.texts)  # parsed fact lines, as solve.run does
         marks.append(time.perf_counter())
         ctl.ground([("base", [])])
         marks.append(time.perf_counter())
@@ -172,11 +173,11 @@ def stages(runs: int) -> dict[str, float]:
             samples[name].append((b - a) * 1000)
     medians = {n: statistics.median(v) for n, v in samples.items()}
     whole = median_ms(lambda: ruling_for(parse_state(data)), runs)
-    engine_ms = median_ms(lambda: engine.solve(texts[0], extra=[texts[1]], edition="fluxx"), runs)
+    engine_ms = median_ms(lambda: solve.solve(texts[0], extra=[texts[1]], edition="fluxx"), runs)
     for name in names:
         print(f"   {name:<12}{medians[name]:>7.2f}")
-    print(f"   {'sum':<12}{sum(medians.values()):>7.2f}   (engine.solve alone: {engine_ms:.2f})")
-    body_rules = engine.pruned(statements, texts)[2]
+    print(f"   {'sum':<12}{sum(medians.values()):>7.2f}   (solve.solve alone: {engine_ms:.2f})")
+    body_rules = solve.pruned(statements, texts)[2]
     left_out = grounding.rules_left_out
     print(f"   rules grounded: {body_rules - left_out} of {body_rules} "
           f"({left_out} left out; {grounding.facts_left_out} facts not handed to clingo)")

@@ -36,8 +36,8 @@ CHILD = """
 import sys
 sys.path.insert(0, {bench!r})
 from rulings import seated_table
-from adjudicator.reader import parse_state
-from adjudicator.ruling import ruling_for
+from adjudicator.table.reader import parse_state
+from adjudicator.referee.ruling import ruling_for
 data = seated_table({players}, 1)
 for _ in range({runs}):
     assert ruling_for(parse_state(data))["ok"]
@@ -48,7 +48,7 @@ CHILD_API = """
 import json, sys
 sys.path.insert(0, {bench!r})
 from http_load import bodies
-from adjudicator import create_app
+from adjudicator.web import create_app
 client = create_app().test_client()
 posts = bodies()
 def post(body):
@@ -65,10 +65,10 @@ CHILD_BATCH = """
 import random, sys
 sys.path.insert(0, {bench!r})
 from rulings import seated_table
-from adjudicator import batch
-from adjudicator.catalog import catalog_for
-from adjudicator.facts import catalog_text, table_facts
-from adjudicator.reader import parse_state
+from adjudicator.engine.speed import batch
+from adjudicator.cards.catalog import catalog_for
+from adjudicator.engine.facts import catalog_text, table_facts
+from adjudicator.table.reader import parse_state
 game = catalog_for("fluxx", ())
 common = catalog_text(game)
 tables = [table_facts(parse_state(seated_table(n, seed)), game) for n in (2, 4, 6, 10)
@@ -87,11 +87,11 @@ CHILD_SERVED = """
 import random, sys
 sys.path.insert(0, {bench!r})
 from http_load import bodies
-from adjudicator import batch
-from adjudicator.catalog import catalog_for
-from adjudicator.facts import catalog_text, table_facts
-from adjudicator.reader import parse_state
-from adjudicator.ruling import ruling_from
+from adjudicator.engine.speed import batch
+from adjudicator.cards.catalog import catalog_for
+from adjudicator.engine.facts import catalog_text, table_facts
+from adjudicator.table.reader import parse_state
+from adjudicator.referee.ruling import ruling_from
 import json, orjson
 posts = [body for body in bodies() if b"creepers" not in body]
 game = catalog_for("fluxx", ())

@@ -12,8 +12,8 @@ import argparse
 import random
 import time
 
-from adjudicator.play import apply_action, legal_actions
-from adjudicator.simulate import random_walk, simulate
+from adjudicator.referee.moves import apply_action, legal_actions
+from adjudicator.referee.simulate import random_walk, simulate
 
 
 def mid_game(seed: int, players: int, moves: int = 12):

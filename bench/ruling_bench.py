@@ -20,10 +20,10 @@ import time
 
 import clingo
 
-from adjudicator import engine
-from adjudicator.facts import state_facts
-from adjudicator.reader import parse_state
-from adjudicator.ruling import ruling_for
+from adjudicator.engine import solve
+from adjudicator.engine.facts import state_facts
+from adjudicator.referee.ruling import ruling_for
+from adjudicator.table.reader import parse_state
 
 HANDS = [["Jackpot", "Taxation", "Trade Hands"], ["Rotate Hands", "Draw 2"],
          ["Steal a Keeper", "Play 3"], ["Everybody Gets 1", "Hand Limit 1"],
@@ -54,7 +54,7 @@ def ground_ms(files: list[str], facts: str, runs: int = 9) -> float:
     for _ in range(runs):
         ctl = clingo.Control(["--models=2"], logger=lambda code, msg: None)
         for name in files:
-            ctl.load(str(engine.hub_path().parent / name))
+            ctl.load(str(solve.hub_path().parent / name))
         ctl.add("base", [], facts)
         started = time.process_time()
         ctl.ground([("base", [])])
@@ -65,7 +65,7 @@ def ground_ms(files: list[str], facts: str, runs: int = 9) -> float:
 def concern_files(edition: str = "fluxx") -> list[str]:
     """The concern files of the program of `edition`, in include order."""
     files: list[str] = []
-    for hub in engine.hub_files(edition):
+    for hub in solve.hub_files(edition):
         files += re.findall(r'^#include "([^"]+)"', hub.read_text(encoding="utf-8"), re.M)
     return files
 
@@ -98,7 +98,7 @@ def main() -> None:
             t0, c0 = time.perf_counter(), time.process_time()
             ruling = ruling_for(state)
             t1, c1 = time.perf_counter(), time.process_time()
-            engine.solve(facts, edition=state.edition, expansions=state.expansions)
+            solve.solve(facts, edition=state.edition, expansions=state.expansions)
             t2 = time.perf_counter()
             wall.append((t1 - t0) * 1000)
             cpu.append((c1 - c0) * 1000)

@@ -9,15 +9,15 @@ For every table the script times, in the same run and on the same facts:
 - the service: `parse_state` + `ruling_for` + `json.dumps` (what POST /api/ruling does minus HTTP),
   with a breakdown (read, facts, engine, render);
 - bare clingo: a fresh `clingo.Control`, the hub files of the table's game (its edition's and
-  expansions' composition, as the service grounds: engine.hub_files) loaded from disk, the same
+  expansions' composition, as the service grounds: solve.hub_files) loaded from disk, the same
   facts added, ground, solve (models enumerated, shown atoms read) -- what a plain clingo user
   would run;
 - ground+solve only: the same, with the parsed program cached as the engine does (the floor of
   any design that builds a fresh solver per request).
 The overhead ratio is service / bare clingo. Targets (bench/README.md): 4 players < 5 ms median,
 overhead < 1.5x, cost from 2 to 10 players <= 3x.
-Then, batched (adjudicator/batch.py): the engine's cost per table when 1 to 16 tables of one
-game are grounded together, and a whole ruling's CPU time when 16 threads ask at once.
+Then, batched (adjudicator/engine/speed/batch.py): the engine's cost per table when 1 to 16
+tables of one game are grounded together, and a whole ruling's CPU time when 16 threads ask at once.
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ from unittest import mock
 import clingo
 import clingo.ast
 
-from adjudicator import batch, engine
-from adjudicator.catalog import catalog_for
-from adjudicator.facts import catalog_text, state_facts, table_facts
-from adjudicator.reader import parse_state
-from adjudicator.ruling import ruling_for
+from adjudicator.cards.catalog import catalog_for
+from adjudicator.engine import solve
+from adjudicator.engine.facts import catalog_text, state_facts, table_facts
+from adjudicator.engine.speed import batch
+from adjudicator.referee.ruling import ruling_for
+from adjudicator.table.reader import parse_state
 
 Game = tuple[str | None, tuple[str, ...]]  # (edition, expansions); no edition: the full hub
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
@@ -101,16 +102,16 @@ def service(data: dict[str, Any]) -> str:
 
 
 def service_unpruned(data: dict[str, Any]) -> str:
-    """The service with every rule grounded (FLUXX_PRUNE=0: adjudicator/relevance.py off)."""
-    before = os.environ.get(engine.PRUNE_ENV)
-    os.environ[engine.PRUNE_ENV] = "0"
+    """The service with every rule grounded (FLUXX_PRUNE=0: engine/speed/relevance.py off)."""
+    before = os.environ.get(solve.PRUNE_ENV)
+    os.environ[solve.PRUNE_ENV] = "0"
     try:
         return service(data)
     finally:
         if before is None:
-            del os.environ[engine.PRUNE_ENV]
+            del os.environ[solve.PRUNE_ENV]
         else:
-            os.environ[engine.PRUNE_ENV] = before
+            os.environ[solve.PRUNE_ENV] = before
 
 
 def _ground_and_solve(ctl: clingo.Control, facts: str) -> int:
@@ -128,17 +129,17 @@ def bare_clingo(facts: str, game: Game = (None, ())) -> int:
     """Plain clingo: load the hub files of the game (the full hub without an edition) from disk,
     add the facts, ground, solve."""
     ctl = clingo.Control(["--models=2"])
-    for path in engine.hub_files(*game):
+    for path in solve.hub_files(*game):
         ctl.load(str(path))
     return _ground_and_solve(ctl, facts)
 
 
 def ground_solve(facts: str, game: Game = (None, ())) -> int:
-    """The floor of a fresh solver per request: the parsed program is cached (as engine.py does);
+    """The floor of a fresh solver per request: the parsed program is cached (as solve.py does);
     only building the Control, grounding and solving are timed."""
     ctl = clingo.Control(["--models=2"])
     # cached ASTs go through the engine's lock
-    engine.add_statements(ctl, engine.program(edition=game[0], expansions=game[1]))
+    solve.add_statements(ctl, solve.program(edition=game[0], expansions=game[1]))
     return _ground_and_solve(ctl, facts)
 
 
@@ -187,17 +188,17 @@ def stages(data: dict[str, Any], runs: int) -> dict[str, float]:
     game = catalog_for(state.edition, state.expansions)
     facts = state_facts(state, game)
     composition = {"edition": state.edition, "expansions": state.expansions}
-    solution = engine.solve(facts, **composition)
+    solution = solve.solve(facts, **composition)
     read = statistics.median(timed(lambda: parse_state(data), runs))
     fact = statistics.median(timed(lambda: state_facts(state, game), runs))
-    eng = statistics.median(timed(lambda: engine.solve(facts, **composition), runs))
+    eng = statistics.median(timed(lambda: solve.solve(facts, **composition), runs))
     # render: ruling_for with the engine's answer given (the difference of two medians was
     # mostly noise: freeing a Control lands on whichever call the garbage collector picks)
     with mock.patch.object(batch, "solve", return_value=solution):
         render = statistics.median(timed(lambda: ruling_for(state, game), runs))
     return {"read": read, "facts": fact, "engine": eng, "render": max(0.0, render - fact),
             "ground_ms": solution.stats.get("ground_ms", 0.0), "atoms": solution.stats["atoms"],
-            "statements": len(engine.program(**composition))}
+            "statements": len(solve.program(**composition))}
 
 
 def machine() -> str:
@@ -226,19 +227,19 @@ def speed() -> float:
 
 
 def batched(runs: int) -> None:
-    """Tables of one game ruled in one grounding (adjudicator/batch.py): the engine's cost per
-    table for batches of 1 to 16 four-player tables, and a whole ruling's CPU per table when 16
-    threads ask for rulings at once (as a threaded server's requests do)."""
+    """Tables of one game ruled in one grounding (adjudicator/engine/speed/batch.py): the engine's
+    cost per table for batches of 1 to 16 four-player tables, and a whole ruling's CPU per table
+    when 16 threads ask for rulings at once (as a threaded server's requests do)."""
     states = [parse_state(seated_table(4, seed)) for seed in range(16)]
     game = catalog_for("fluxx")
     facts = [table_facts(s, game) for s in states]
     common = catalog_text(game)
-    print("\nbatched (adjudicator/batch.py): 4-player tables of one game in one grounding")
+    print("\nbatched (engine/speed/batch.py): 4-player tables of one game in one grounding")
     print(f"{'tables':>8}{'batch ms':>10}{'per table':>11}")
     for k in (1, 2, 4, 8, 16):
         def run(k: int = k) -> None:
             if k == 1:
-                engine.solve(facts[0] + common, edition="fluxx")
+                solve.solve(facts[0] + common, edition="fluxx")
             else:
                 assert batch.solve_batch(facts[:k], "fluxx", (), common) is not None
         samples = [t for t, _ in (timed_once(run) for _ in range(runs))]
@@ -282,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     print("service: parse_state + ruling_for + json.dumps; bare: clingo loads the hub files of the "
           "table's game (edition and\nexpansions), grounds and solves the same facts; gr+sol: the "
           "same with the parsed program cached;\nall: the service grounding every rule "
-          "(FLUXX_PRUNE=0, no rule left out: adjudicator/relevance.py);\n"
+          "(FLUXX_PRUNE=0, no rule left out: adjudicator/engine/speed/relevance.py);\n"
           "wall = median and p95 wall clock, cpu = median "
           "CPU time, min = fastest run\n"
           "(on a busy machine the fastest run is the closest to the cost on an idle one)\n")
@@ -298,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         state = parse_state(data)
         facts = state_facts(state)
         game = game_of(data)
-        atoms = engine.solve(facts, edition=game[0], expansions=game[1]).stats["atoms"]
+        atoms = solve.solve(facts, edition=game[0], expansions=game[1]).stats["atoms"]
         (svc, svc_cpu), (bare, bare_cpu), (floor, floor_cpu), (full, _) = interleaved(
             [lambda d=data: service(d), lambda f=facts, g=game: bare_clingo(f, g),
              lambda f=facts, g=game: ground_solve(f, g), lambda d=data: service_unpruned(d)],

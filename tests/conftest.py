@@ -41,7 +41,7 @@ def knowledge_db(store_path: Path) -> Iterator[sqlite_utils.Database]:
 
 @pytest.fixture
 def app(store_path: Path):
-    from adjudicator import create_app
+    from adjudicator.web import create_app
 
     return create_app({"TESTING": True, "STORE_PATH": str(store_path)})
 

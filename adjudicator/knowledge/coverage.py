@@ -2,9 +2,9 @@
 
 Every FAQ entry (the 77 of seed 002 and the 6 Math Fluxx questions of seed 004) gets one status:
 
-- `adjudicated`: a scenario in `tests/scenarios/*.yaml` lists the entry in its `source`. This is
-  computed by reading the scenario files themselves (the same files the test suite runs), so the
-  coverage page cannot claim more than the tests check.
+- `adjudicated`: a scenario in `tests/rules/scenarios/*.yaml` lists the entry in its `source`. This
+  is computed by reading the scenario files themselves (the same files the test suite runs), so
+  the coverage page cannot claim more than the tests check.
 - otherwise the entry's scope from `faq/annotations/faq_entries.yaml`: `other_decks` (about cards
   or decks we do not play), `not_rules` (etiquette, house rules), or `ours_not_adjudicated` (it
   applies to a card we play but no scenario encodes it yet: this list must stay empty).
@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from ..messages import catalog
 from ..resources import data_dir, faq_dir
 from .annotations import faq_annotations
 from .faq_seed import FaqEntry, parse_faq_002, parse_faq_004
@@ -33,29 +34,8 @@ log = logging.getLogger(__name__)
 
 STATUSES = ("adjudicated", "other_decks", "not_rules", "ours_not_adjudicated", "unclassified")
 
-# What each status means, shown on the page and in the API (the project's own words).
-STATUS_LABELS: dict[str, dict[str, str]] = {
-    "adjudicated": {
-        "en": "Adjudicated: a scenario test encodes this answer and the referee passes it.",
-        "zh": "已裁定：有场景测试编码了这条回答，裁判通过了该测试。",
-    },
-    "other_decks": {
-        "en": "About cards or decks we do not play: kept for reference, not adjudicated.",
-        "zh": "涉及本项目不使用的卡牌或版本：仅供参考，不做裁定。",
-    },
-    "not_rules": {
-        "en": "Not a rules question (etiquette, house rules): nothing to adjudicate.",
-        "zh": "不是规则问题（礼仪、房规）：无需裁定。",
-    },
-    "ours_not_adjudicated": {
-        "en": "Applies to cards we play but no scenario encodes it yet.",
-        "zh": "适用于本项目使用的卡牌，但尚无场景测试编码它。",
-    },
-    "unclassified": {
-        "en": "No annotation gives this entry a scope yet.",
-        "zh": "尚无注释为此条目标明范围。",
-    },
-}
+# What each status means, shown on the page and in the API (messages/coverage.yaml).
+STATUS_LABELS: dict[str, dict[str, str]] = catalog("coverage")["statuses"]
 
 _FAQ_SOURCE = re.compile(r"^faq:(?P<id>\S+)$")
 _SEED_FILE = re.compile(r"^(?P<seed>\d{3})_[0-9a-f]+\.txt$")
@@ -125,8 +105,9 @@ class Coverage:
 
 
 def scenarios_dir() -> Path:
-    """`tests/scenarios` of a checkout, or its copy inside an installed wheel (see pyproject)."""
-    return data_dir("tests") / "scenarios"
+    """`tests/rules/scenarios` of a checkout, or its copy inside an installed wheel (see
+    pyproject)."""
+    return data_dir("tests") / "rules" / "scenarios"
 
 
 def _seed_text(seed: str) -> str:
@@ -148,7 +129,7 @@ def scenario_citations(directory: Path | None = None) -> dict[str, list[Scenario
         try:
             directory = scenarios_dir()
         except FileNotFoundError:  # an install without the scenario files: nothing is cited
-            log.warning("no tests/scenarios folder: no FAQ entry counts as adjudicated")
+            log.warning("no tests/rules/scenarios folder: no FAQ entry counts as adjudicated")
             return cited
     for path in sorted(directory.glob("*.yaml")):
         try:

@@ -13,7 +13,8 @@ from typing import Any
 
 import sqlite_utils
 
-from ..errors import ErrorItem, InputError
+from ..errors import InputError, error
+from ..messages import by_lang
 from .search import faq_edition_clause, search
 from .store import CATALOG_NAMES, open_db
 from .text import normalize
@@ -31,23 +32,17 @@ def _rows(db: sqlite_utils.Database, sql: str, params: Any = ()) -> list[dict[st
     return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
 
-def _not_found(path: str, what_en: str, what_zh: str, value: str,
+def _not_found(path: str, key: str, value: str,
                suggestions: list[str] | None = None) -> InputError:
-    return InputError(
-        ErrorItem(path, f"No {what_en} {value!r}.", f"没有{what_zh}“{value}”。", suggestions or []),
-        status=404,
-    )
+    """`key`: no_card, no_faq_entry or no_source (messages/errors.yaml)."""
+    return InputError(error(path, key, suggestions or [], value=value), status=404)
 
 
 def _bad_param(name: str, value: str, allowed: list[str] | tuple[str, ...]) -> InputError:
-    return InputError(
-        ErrorItem(
-            f"/{name}",
-            f"Unknown {name} {value!r}; expected one of: {', '.join(allowed)}.",
-            f"未知的 {name}“{value}”；可选值：{'、'.join(allowed)}。",
-            difflib.get_close_matches(value, list(allowed), n=3, cutoff=0.3),
-        )
-    )
+    return InputError(error(f"/{name}", "unknown_value",
+                            difflib.get_close_matches(value, list(allowed), n=3, cutoff=0.3),
+                            name=name, value=value,
+                            allowed=by_lang(", ".join(allowed), "、".join(allowed))))
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -165,7 +160,7 @@ def get_card(card_id: str, edition: str | None = None,
     _check_edition(edition, db)
     row = find_card(card_id, edition, db)
     if row is None:
-        raise _not_found("/id", "card", "卡牌", card_id, suggest_cards(card_id, edition, db))
+        raise _not_found("/id", "no_card", card_id, suggest_cards(card_id, edition, db))
     card = card_json(row)
     card["faq"] = list_faq(card=row["id"], db=db)
     card["other_editions"] = [
@@ -238,9 +233,7 @@ def list_faq(card: str | None = None, topic: str | None = None, edition: str | N
     if card:
         found = find_card(card, db=db)
         if found is None:
-            raise InputError(ErrorItem(
-                "/card", f"No card {card!r}.", f"没有卡牌“{card}”。",
-                suggest_cards(card, db=db)))
+            raise InputError(error("/card", "no_card", suggest_cards(card, db=db), value=card))
         where.append("id in (select faq_id from faq_cards where card_id = :card)")
         params["card"] = found["id"]
     if topic:
@@ -277,7 +270,7 @@ def get_faq(entry_id: str, db: sqlite_utils.Database | None = None) -> dict[str,
     rows = _rows(db, "select * from faq where id = ?", [key])
     if not rows:
         ids = [r["id"] for r in _rows(db, 'select id from faq order by "order"')]
-        raise _not_found("/id", "FAQ entry", "常见问题条目", entry_id,
+        raise _not_found("/id", "no_faq_entry", entry_id,
                          difflib.get_close_matches(key, ids, n=3, cutoff=0.6))
     entry = faq_json(rows[0], _cards_by_id(db), _all_labels(db))
     entry["fragments"] = json.loads(rows[0]["fragments"] or "[]")
@@ -363,7 +356,7 @@ def source(source_id: str, db: sqlite_utils.Database | None = None) -> dict[str,
     rows = _rows(db, "select * from sources where id = ?", [source_id])
     if not rows:
         ids = [r["id"] for r in _rows(db, "select id from sources")]
-        raise _not_found("/id", "source", "出处", source_id,
+        raise _not_found("/id", "no_source", source_id,
                          difflib.get_close_matches(source_id, ids, n=3, cutoff=0.6))
     row = rows[0]
     return {"id": row["id"], "kind": row["kind"], "ref": row["ref"], "edition": row["edition"],

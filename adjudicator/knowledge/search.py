@@ -27,8 +27,8 @@ from typing import Any
 
 import sqlite_utils
 
-from ..catalog import EXPANSIONS
-from ..errors import ErrorItem, InputError
+from ..cards.catalog import EXPANSIONS
+from ..errors import InputError, error
 from .store import CATALOG_NAMES as EDITION_ORDER
 from .store import FTS_COLUMNS, open_db
 from .text import ZH_STOPWORDS, english_terms, has_cjk, normalize, segmenter, translate_zh
@@ -121,8 +121,7 @@ def parse_query(text: str, db: sqlite_utils.Database) -> Query:
 def check_query_length(text: str, path: str = "/q") -> None:
     """Refuse a query longer than MAX_QUERY (the same words for the API and the CLI)."""
     if len(text) > MAX_QUERY:
-        raise InputError(ErrorItem(path, f"The query is longer than {MAX_QUERY} characters.",
-                                   f"查询超过 {MAX_QUERY} 个字符。"))
+        raise InputError(error(path, "query_too_long", max=MAX_QUERY))
 
 
 def faq_editions(edition: str) -> tuple[str, ...]:

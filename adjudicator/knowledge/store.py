@@ -197,7 +197,7 @@ class CardRow:
 
 def load_cards() -> list[CardRow]:
     """Every card of every catalog file present (a missing file is skipped with a warning)."""
-    from .. import catalog
+    from ..cards import catalog
 
     rows: list[CardRow] = []
     for name in CATALOG_NAMES:
@@ -212,7 +212,7 @@ def load_cards() -> list[CardRow]:
 
 def _catalog_rows(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per catalog file present: id, kind, title {en, zh}, number of cards."""
-    from .. import catalog
+    from ..cards import catalog
 
     rows = []
     for name in CATALOG_NAMES:

@@ -1,8 +1,12 @@
-"""Texts of the engine's findings (findings.yaml) and how they are filled in.
+"""The referee's texts in English and Chinese, one YAML file per concern, and how they are
+filled in.
 
-`finding_text(key, args, lang, render)` formats one message; `render` turns each argument
-(a clingo symbol) into display text, e.g. a card id into the card's name in `lang`. A
-placeholder `{0:player}` asks for a raw seat number to be shown as the player's name.
+findings.yaml holds the engine's findings: `finding_text(key, args, lang, render)` formats one;
+`render` turns each argument (a clingo symbol) into display text, e.g. a card id into the card's
+name in `lang`. A placeholder `{0:player}` asks for a raw seat number to be shown as the player's
+name. ui.yaml holds the web pages' strings (adjudicator/i18n.py). The other files (errors.yaml,
+text_view.yaml, coverage.yaml) map a key to `{en: ..., zh: ...}`: `pair(name, key, **fields)`
+gives both texts with their `{field}` placeholders filled in.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from typing import Any
 import yaml
 
 LANGS = ("en", "zh")
-_FILE = Path(__file__).resolve().parent / "findings.yaml"
+_DIR = Path(__file__).resolve().parent
+_FILE = _DIR / "findings.yaml"
 
 
 @cache
@@ -34,6 +39,33 @@ def messages() -> dict[str, dict[str, str]]:
 def terms() -> dict[str, dict[str, str]]:
     """Constants (zones, rule kinds...) in both languages (shared: do not modify)."""
     return dict(_data().get("_terms", {}))
+
+
+@cache
+def catalog(name: str) -> dict[str, Any]:
+    """messages/<name>.yaml as read (shared: do not modify)."""
+    return yaml.safe_load((_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def text(name: str, key: str, lang: str, /, **fields: Any) -> str:
+    """The message `key` of messages/<name>.yaml in `lang`, its placeholders filled in."""
+    return catalog(name)[key][lang].format(**fields)
+
+
+class ByLang(dict):
+    """A placeholder's value that differs by language: {"en": ..., "zh": ...}."""
+
+
+def by_lang(en: Any, zh: Any) -> ByLang:
+    return ByLang(en=en, zh=zh)
+
+
+def pair(name: str, key: str, /, **fields: Any) -> dict[str, str]:
+    """The message `key` of messages/<name>.yaml in every language, its `{field}` placeholders
+    filled in by str.format; a field given `by_lang` is filled in with its language's value."""
+    entry = catalog(name)[key]
+    return {lang: entry[lang].format(**{k: v[lang] if isinstance(v, ByLang) else v
+                                        for k, v in fields.items()}) for lang in LANGS}
 
 
 Render = Callable[[Any, str, str], str]  # (argument, format spec, lang) -> text

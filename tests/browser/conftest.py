@@ -37,7 +37,7 @@ def live_server(store_path: Path) -> Iterator[str]:
     """The base URL of the app served on 127.0.0.1 at a free port."""
     from werkzeug.serving import make_server
 
-    from adjudicator import create_app
+    from adjudicator.web import create_app
 
     app = create_app({"TESTING": True, "STORE_PATH": str(store_path)})
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from adjudicator.web.ui_forms import encode_state
-from tests.ui_pages import CHAIN, what_if
+from adjudicator.web.pages.forms import encode_state
+from tests.web.ui_pages import CHAIN, what_if
 
 try:
     from playwright.sync_api import Page, expect
@@ -23,6 +23,8 @@ except ImportError:  # without Playwright: skip here, fail on CI (see conftest.p
         raise
     pytest.skip("Playwright for Python is not installed (pip install playwright)",
                 allow_module_level=True)
+
+pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
 
 TABLE = {
     "players": [
@@ -211,7 +213,7 @@ def test_screenshots_desktop_and_phone(page: Page, phone_page: Page, shoot, name
         assert not view.js_errors, view.js_errors  # no script error, no CSP violation
 
 
-# ---- QA's What-if and language-switch bugs (tests/test_ui_whatif_fixes.py pins the same pages
+# ---- What-if and the language switch (tests/web/test_whatif.py pins the same pages
 # through Flask's test client): an inline ruling puts its permalink in the address bar; a
 # Surprise answering the open chain is tried as a Surprise, and resolving the chain has its own
 # button.
@@ -253,7 +255,7 @@ def test_what_if_on_a_surprise_answering_the_chain(page: Page) -> None:
     assert not page.js_errors, page.js_errors
 
 
-# ---- QA's editor bugs (tests/test_ui_qa_enter_edit_errors.py pins them through Flask's test
+# ---- the editor (tests/web/test_editor.py pins the same through Flask's test
 # client): Enter in an ordinary editor field gets the ruling (it used to press the paste
 # section's hidden "Load into the editor", the form's first submit button); "Edit this table"
 # keeps a draw pile given as a list of cards.

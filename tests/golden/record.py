@@ -14,11 +14,11 @@ from typing import Any
 import yaml
 
 from adjudicator.errors import InputError
-from adjudicator.play import play_response
-from adjudicator.reader import parse_state
-from adjudicator.ruling import ruling_for
+from adjudicator.referee.moves import play_response
+from adjudicator.referee.ruling import ruling_for
+from adjudicator.table.reader import parse_state
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "rules" / "scenarios"
 GOLDEN = Path(__file__).resolve().parent / "scenarios.json"
 
 

@@ -1,0 +1,74 @@
+"""The `fluxx-adjudicator` command line.
+
+Each subcommand is one module of this package with an `add_parser(subparsers)` function (serve,
+faq, build_store, rule, play, simulate); this module only dispatches. Bad input prints the
+contract's messages and exits 2. Output cut short by its reader (`fluxx-adjudicator faq draw |
+head -1`) ends the command quietly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from ..errors import InputError
+
+SUBCOMMAND_MODULES = ("serve", "faq", "build_store", "rule", "play", "simulate")
+# The exit status of a command whose reader went away: what a shell reports for a process
+# ended by SIGPIPE (128 + 13), as `cat` or `yes` piped into `head` end.
+EXIT_BROKEN_PIPE = 128 + 13
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from importlib import import_module
+
+    parser = argparse.ArgumentParser(
+        prog="fluxx-adjudicator", description="A rules referee for the card game Fluxx."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in SUBCOMMAND_MODULES:
+        import_module(f"{__name__}.{name}").add_parser(sub)
+    return parser
+
+
+def print_input_error(err: InputError, as_json: bool = False, lang: str = "en") -> None:
+    if as_json:
+        print(json.dumps(err.to_json(), ensure_ascii=False, indent=2))
+        return
+    for item in err.items:
+        hint = f" (did you mean: {', '.join(item.suggestions)})" if item.suggestions else ""
+        text = item.zh if lang == "zh" else item.en
+        print(f"error at {item.path or '/'}: {text}{hint}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        try:
+            status = int(args.func(args) or 0)
+        except InputError as err:
+            print_input_error(err, getattr(args, "json", False), getattr(args, "lang", "en"))
+            status = 2
+        # flushed here, inside the guard: a pipe closed early otherwise fails at the exit's
+        # own flush, out of reach of any handler
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _silence_stdout() -> None:
+    """Point stdout at devnull (the Python docs' recipe for SIGPIPE): the reader is gone, and
+    the interpreter's final flush of what is still buffered must not raise again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (an embedding, a test's capture)
+        pass
+

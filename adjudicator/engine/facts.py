@@ -1,0 +1,145 @@
+"""A table state as logic facts for the rules engine (docs/ENGINE.md lists every predicate).
+
+This module only translates: seats are numbered 0..N-1 in seat order, card ids become clingo
+constants (or quoted strings when they start with a digit, via `term`), counts become numbers.
+No game rule is decided here; the .lp files in rules_asp/ do that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from functools import cache, lru_cache
+
+from ..cards.catalog import Catalog, catalog_for
+from ..table.choices import SUB_HANDS, extra_turns, seat_of, sub_hands
+from ..table.reader import UNKNOWN_CARD
+from ..table.state import TableState
+
+_CONSTANT = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
+
+
+@lru_cache(maxsize=4096)  # card ids: a few hundred per game
+def term(card_id: str) -> str:
+    """A card id as a clingo term: `draw_2` stays a constant, `10_cards_in_hand` is quoted."""
+    if _CONSTANT.match(card_id):
+        return card_id
+    return '"' + card_id.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def text_literal(text: str) -> str:
+    """Any text (a player's name) as a clingo string."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _fact(name: str, *args: object) -> str:
+    return f"{name}({','.join(str(a) for a in args)})."
+
+
+def catalog_facts(catalog: Catalog) -> list[str]:
+    """card/1, card_type/2 (and card_text_missing/1) for every card of the game."""
+    out: list[str] = []
+    for card in catalog:
+        t = term(card.id)
+        out.append(_fact("card", t))
+        out.append(_fact("card_type", t, card.type))
+        if card.text_en is None and card.text_zh is None:
+            out.append(_fact("card_text_missing", t))  # the sources do not print its text
+    return out
+
+
+@cache
+def _catalog_text(catalog: Catalog) -> str:
+    """catalog_facts as program text, once per catalog (catalog_for caches one per game, and a
+    catalog never changes): the same 200 to 400 facts were formatted again for every ruling."""
+    return "\n".join(catalog_facts(catalog))
+
+
+def _zone(name: str, seat: int, cards: Iterable[str]) -> list[str]:
+    return [_fact(name, seat, term(c)) for c in dict.fromkeys(cards)]
+
+
+def state_facts(state: TableState, catalog: Catalog | None = None) -> str:
+    """The facts of a table state, as program text (one fact per line)."""
+    game = catalog or catalog_for(state.edition, state.expansions)
+    return table_facts(state, game) + catalog_text(game)
+
+
+def catalog_text(catalog: Catalog) -> str:
+    """The catalog part of the facts (card/1, card_type/2...): the same for every table of a
+    game, so a batch of tables (batch.py) adds it once."""
+    return _catalog_text(catalog) + "\n"
+
+
+def table_facts(state: TableState, game: Catalog) -> str:
+    """The facts of a table state without the catalog's."""
+    out: list[str] = [_fact("edition", state.edition)]
+    out += [_fact("expansion", e) for e in state.expansions]
+    n = len(state.players)
+    out.append(f"seat(0..{n - 1}).")
+    out.append(_fact("nseats", n))
+    for seat, player in enumerate(state.players):
+        out.append(_fact("seat_name", seat, text_literal(player.name)))
+        out.append(_fact("hand_size", seat, player.hand_size))
+        if player.hand is not None:
+            out.append(_fact("hand_known", seat))
+            # "?" marks a card that is there but unknown: counted in hand_size, never named
+            out += _zone("in_hand", seat, (c for c in player.hand if c != UNKNOWN_CARD))
+        out += _zone("keeper", seat, player.keepers)
+        out += _zone("creeper", seat, player.creepers)
+        # counts, not sets: Math Fluxx has several copies of a Keeper (Zero, One...)
+        out.append(_fact("keeper_count", seat, len(player.keepers)))
+        out.append(_fact("creeper_count", seat, len(player.creepers)))
+        copies = Counter(player.keepers).items()
+        out += [_fact("keeper_copies", seat, term(c), k) for c, k in copies]
+        # Keep Going: the Goals in front of this player (claimed; not on the table)
+        out += _zone("claimed_goal", seat, player.claimed_goals)
+    out.append(_fact("active", state.active_index))
+    # a card listed twice counts at its later position (the newer one)
+    for index, card in _last_positions(state.rules):
+        out += [_fact("rule", term(card)), _fact("rule_order", term(card), index)]
+    for index, card in _last_positions(state.goals):
+        out += [_fact("goal", term(card)), _fact("goal_order", term(card), index)]
+    out += [
+        _fact("hand_at_start", state.turn.hand_at_start),
+        _fact("drawn", state.turn.drawn),
+        _fact("played", state.turn.played),
+        _fact("draw_pile_size", state.draw_pile_size),
+    ]
+    # the extension fields of plays (docs/PLAYS.md): extra_turns, sub_hands
+    out += extension_facts(state, game)
+    if state.draw_pile is not None:
+        out += [
+            _fact("draw_pile", term(c), i)
+            for i, c in enumerate(state.draw_pile)
+            if c != UNKNOWN_CARD
+        ]
+    out += [_fact("discard", term(c), i) for i, c in enumerate(state.discard_pile)]
+    names = {p.name: seat for seat, p in enumerate(state.players)}
+    out += [
+        _fact("pending", i, names[p.player], term(p.card)) for i, p in enumerate(state.pending)
+    ]
+    return "\n".join(out) + "\n"
+
+
+def _last_positions(cards: list[str]) -> list[tuple[int, str]]:
+    last = {card: i for i, card in enumerate(cards)}
+    return sorted((i, card) for card, i in last.items())
+
+
+def extension_facts(state: TableState, game: Catalog) -> list[str]:
+    """extra_turns(K); subframe(D,S,Origin,Left), subhand(D,C), subhand_unknown(D,K) (D = 1 is the
+    oldest frame)."""
+    out: list[str] = []
+    turns = extra_turns(state)
+    if turns > 0:
+        out.append(f"extra_turns({turns}).")
+    for depth, frame in enumerate(sub_hands(state, game), start=1):
+        seat = seat_of(state, frame["player"], f"/{SUB_HANDS}/{depth - 1}/player")
+        out.append(f"subframe({depth},{seat},{term(frame['card'])},{frame['plays_left']}).")
+        out += [f"subhand({depth},{term(c)})." for c in frame["cards"]]
+        if frame["unknown"]:
+            out.append(f"subhand_unknown({depth},{frame['unknown']}).")
+    return out

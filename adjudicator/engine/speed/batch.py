@@ -1,0 +1,427 @@
+"""Several tables in one grounding: concurrent rulings of one game share clingo's fixed cost.
+
+Grounding costs about the same per rule whatever the facts (docs/ENGINE.md, "Programs"), so a
+ruling pays mostly for handing the rules to clingo and grounding them once. When several
+requests of one game arrive together (a threaded server under load), their tables are ruled in
+one program: every predicate that depends on the table gets the table's number as a new first
+argument (`tagged_program`), each table's facts are tagged the same way, and the one answer set
+is split back into one per table. The tables cannot see each other (no rule joins two table
+numbers), so each table's atoms are exactly those of its own program; the tests check this on
+every scenario state. The cost per table falls as a batch grows (bench/rulings.py prints it for
+batches of 1 to 16 tables).
+
+`solve(facts, edition, expansions)` is what `ruling.ruling_for` calls: alone (the command line,
+a quiet server) it is `solving.solve`; while another call is grounding, later calls queue, and the
+next free caller grounds everything queued at once (at most `MAX_BATCH` tables), having first
+waited a moment (LINGER) for the callers it can expect under steady load. A batch whose
+program has other than one answer set, or any grounder message, or that hits the time limit, is
+ruled again table by table, so one bad table never decides another's ruling.
+
+Nothing here decides a rule: the rules are rules_asp's, only renamed apart per table.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import clingo
+import clingo.ast as A
+
+from ...memo import Memo
+from .. import solve as solving  # as `solving`: this module's own `solve` is the batched one
+from ..terms import Term, handle, parse, symbol_text
+from .relevance import symbolic_atoms
+
+MAX_BATCH = 16
+# Groundings at once per process. 1: with 2, a second caller started grounding the few tables
+# that came in meanwhile, batches shrank and the CPU per ruling rose by half (bench/README.md).
+MAX_RUNNING = 1
+# Group commit: a caller free to ground first waits, at most LINGER seconds, until as many tables
+# are queued as the last batch ruled plus those that queued while it ran (`_expect`). Under steady
+# load those callers come back as soon as they have their answers, so batches keep their size;
+# without the wait, the first to come back was ruled alone and the rest split in two smaller
+# batches (at 8 clients: batches of 1 to 3, 2 the most; with it, 4 the most). A caller that
+# expects only itself (a quiet server) never waits. FLUXX_LINGER=0 turns it off (for comparing).
+LINGER_DEFAULT = 0.004
+
+
+def _linger_from_env() -> float:
+    """FLUXX_LINGER in seconds, kept within [0, 1]; the default when unset or not a number."""
+    try:
+        value = float(os.environ.get("FLUXX_LINGER", LINGER_DEFAULT))
+    except ValueError:
+        return LINGER_DEFAULT
+    return min(max(value, 0.0), 1.0) if value == value else LINGER_DEFAULT  # NaN: default
+
+
+LINGER = _linger_from_env()
+TABLE = "table"  # table(T): the table numbers of a batch
+_VAR = "Table__"  # the variable that carries the table number through a rule
+# Input predicates that are the same for every table of one game (the catalog facts), so a batch
+# of one game shares them; every other predicate without a rule is per table.
+SHARED_INPUTS = frozenset({("edition", 1), ("expansion", 1), ("card", 1), ("card_type", 2),
+                           ("card_text_missing", 1)})
+# facts.py writes these names with no other arity, so a fact line is shared by its name alone
+_SHARED_NAMES = frozenset(name for name, _ in SHARED_INPUTS)
+_LINE = re.compile(r"([a-z_][A-Za-z0-9_']*)([(.])")
+_T = A.ASTType
+# statements that carry no atoms to rename (anything else is refused: see tag_program)
+_AS_IS = {_T.Program, _T.Definition, _T.Comment}
+
+
+# ---- the program: rename apart per table --------------------------------------------------------
+def _signature(atom: A.AST) -> tuple[str, int] | None:
+    symbol = atom.symbol
+    if symbol.ast_type == _T.Function:
+        return (symbol.name, len(symbol.arguments))
+    return None
+
+
+def _signatures(node: Any) -> set[tuple[str, int]]:
+    found: list[A.AST] = []
+    symbolic_atoms(node, found)
+    return {s for s in map(_signature, found) if s is not None}
+
+
+def per_table_predicates(statements: Iterable[A.AST]) -> frozenset[tuple[str, int]]:
+    """The predicates whose atoms depend on the table: the inputs that no rule defines (apart
+    from SHARED_INPUTS), and every predicate a rule derives from one of them."""
+    rules = [(_signatures(s.head), _signatures(s.body)) for s in statements
+             if s.ast_type == _T.Rule]
+    defined = set().union(*(heads for heads, _ in rules))
+    used = set().union(*(body for _, body in rules))
+    per_table = (used - defined) - SHARED_INPUTS
+    changed = True
+    while changed:
+        changed = False
+        for heads, body in rules:
+            if body & per_table and not heads <= per_table:
+                per_table |= heads
+                changed = True
+    return frozenset(per_table)
+
+
+class _Rename(A.Transformer):
+    """Adds the table variable as the first argument of every per-table atom."""
+
+    def __init__(self, per_table: frozenset[tuple[str, int]]) -> None:
+        self.per_table = per_table
+
+    def visit_SymbolicAtom(self, atom: A.AST) -> A.AST:
+        symbol = atom.symbol
+        if symbol.ast_type == _T.Function and \
+                (symbol.name, len(symbol.arguments)) in self.per_table:
+            table = A.Variable(symbol.location, _VAR)
+            return atom.update(symbol=symbol.update(arguments=[table, *symbol.arguments]))
+        return atom
+
+
+def tag_program(statements: Sequence[A.AST],
+                per_table: frozenset[tuple[str, int]]) -> list[A.AST]:
+    """The program for a batch: each rule that derives a per-table atom gets the table variable
+    in every per-table atom and `table(T)` in its body (so the variable is bound even in a rule
+    whose other literals are negative or aggregates); #show and #defined follow the arity."""
+    rename = _Rename(per_table)
+    out: list[A.AST] = []
+    for s in statements:
+        if s.ast_type == _T.Rule:
+            if not _signatures(s.head) & per_table:
+                out.append(s)  # shared: card data and what follows from it alone
+                continue
+            loc = s.location
+            table = A.Literal(loc, A.Sign.NoSign, A.SymbolicAtom(
+                A.Function(loc, TABLE, [A.Variable(loc, _VAR)], 0)))
+            renamed = rename(s)
+            out.append(renamed.update(body=[*renamed.body, table]))
+        elif s.ast_type in (_T.ShowSignature, _T.Defined):
+            out.append(s.update(arity=s.arity + 1) if (s.name, s.arity) in per_table else s)
+        elif s.ast_type in _AS_IS:
+            out.append(s)
+        else:  # a statement kind the renaming does not know: refuse rather than guess
+            raise ValueError(f"cannot rename apart per table: {s}")
+    return out
+
+
+@dataclass
+class Program:
+    statements: tuple[A.AST, ...]
+    per_table: frozenset[tuple[str, int]]
+    per_table_names: frozenset[str]  # names that no shared predicate bears
+    # the reading of each answer-set atom met so far, by clingo's handle (split)
+    readings: Memo[int, tuple[int, Term]] = field(default_factory=lambda: Memo(1 << 16))
+
+
+_PROGRAMS: dict[tuple[str, tuple[str, ...]], Program] = {}
+_PROGRAMS_LOCK = threading.Lock()
+
+
+def tagged_program(edition: str, expansions: Iterable[str] = ()) -> Program:
+    """The renamed-apart program of a game, built once per process. The build (a Python
+    walk over every statement, far longer than a ruling) works on a private parse
+    (solving.parse_private), so it holds no lock that
+    requests need meanwhile; two threads that build at once keep the first result."""
+    key = (edition, tuple(sorted(set(expansions))))
+    with _PROGRAMS_LOCK:
+        found = _PROGRAMS.get(key)
+    if found is not None:
+        return found
+    statements = solving.parse_private(edition, key[1])
+    per_table = per_table_predicates(statements)
+    renamed = tuple(tag_program(statements, per_table))
+    shared = set().union(*(_signatures(s) for s in statements)) - per_table
+    names = frozenset({n for n, _ in per_table} - {n for n, _ in shared})
+    with _PROGRAMS_LOCK:
+        return _PROGRAMS.setdefault(key, Program(renamed, per_table, names))
+
+
+_BUILDING: set[tuple[str, tuple[str, ...]]] = set()
+
+
+def _ready(game: tuple[str, tuple[str, ...]]) -> bool:
+    """Whether the renamed program of `game` is built; if not, builds it in the background (it
+    takes far longer than a ruling, longer still under load: a server must not stall the
+    requests that first need it, which are ruled one by one meanwhile)."""
+    with _PROGRAMS_LOCK:
+        if game in _PROGRAMS:
+            return True
+        if game in _BUILDING:
+            return False
+        _BUILDING.add(game)
+
+    def build() -> None:
+        try:
+            tagged_program(*game)
+        finally:
+            with _PROGRAMS_LOCK:
+                _BUILDING.discard(game)
+
+    threading.Thread(target=build, name="fluxx-batch-program", daemon=True).start()
+    return False
+
+
+# ---- facts and answer sets ----------------------------------------------------------------------
+def tag_facts(facts: str, table: int, shared: dict[str, None]) -> list[str]:
+    """The per-table facts of one table (facts.py's text, one fact per line) with the table
+    number as first argument; the shared ones (the catalog) are collected in `shared`."""
+    out: list[str] = []
+    for line in facts.splitlines():
+        m = _LINE.match(line)
+        if m is None:
+            if line.strip():  # not a fact (facts.py writes nothing else): rule it alone
+                raise ValueError(f"not a fact: {line!r}")
+            continue
+        name = m.group(1)
+        if name in _SHARED_NAMES:
+            shared[line] = None
+        elif m.group(2) == "(":
+            out.append(f"{name}({table},{line[m.end():]}")
+        else:
+            out.append(f"{name}({table}).")
+    return out
+
+
+_TAGGED_ATOM = re.compile(r"(-?[a-z_][A-Za-z0-9_']*)\((\d+)(,|\))")
+
+
+def split(atoms: Sequence[clingo.Symbol], tables: int, per_table: frozenset[tuple[str, int]],
+          per_table_names: frozenset[str] = frozenset(),
+          cache: Memo[int, tuple[int, Term]] | None = None) -> list[list[Term]]:
+    """One answer set of a batch as the answer set of each table. A per-table atom is
+    `name(T,args...)`: the table number is cut from its text, and the rest is read as the
+    table's own atom (`per_table_names`: names that only per-table predicates bear, whose
+    atoms can be cut without reading them first). An atom of another predicate belongs to
+    every table. `cache` (one per program: Program.readings) keeps each atom's reading by
+    clingo's handle (see terms.symbol_text), so an atom met in an earlier batch costs one
+    lookup."""
+    out: list[list[Term]] = [[] for _ in range(tables)]
+    memo = cache if cache is not None else Memo(len(atoms) + 1)
+    for symbol in atoms:
+        rep = handle(symbol)
+        read = memo.get(rep) if rep is not None else None
+        if read is None:
+            read = _reading(symbol, per_table, per_table_names)
+            if rep is not None:
+                memo.keep(rep, read)
+        table, term = read
+        if table < 0:
+            for answer in out:
+                answer.append(term)
+        else:
+            out[table].append(term)
+    return out
+
+
+def _reading(symbol: clingo.Symbol, per_table: frozenset[tuple[str, int]],
+             per_table_names: frozenset[str]) -> tuple[int, Term]:
+    """An atom of a batch's answer set as (its table number, the table's own atom), or (-1, the
+    atom) for one that belongs to every table."""
+    text = symbol_text(symbol)
+    m = _TAGGED_ATOM.match(text)
+    name = m.group(1).lstrip("-") if m is not None else ""
+    if m is not None and name in per_table_names:
+        rest = text[m.end():]
+        return (int(m.group(2)),
+                parse(f"{m.group(1)}({rest}" if m.group(3) == "," else m.group(1)))
+    term = parse(text)
+    if term.arguments and (term.name, len(term.arguments) - 1) in per_table:
+        own = Term(clingo.SymbolType.Function, None, term.name, term.arguments[1:],
+                   term.negative)
+        return (term.arguments[0].number, own)
+    return (-1, term)
+
+
+def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = (),
+                common: str = "") -> list[solving.Solution] | None:
+    """The solutions of several tables of one game from one grounding, or None when the batch
+    cannot stand for its tables (not exactly one answer set, or a grounder message): the
+    caller then rules them one by one. `common`: facts of every table alike (the catalog's,
+    facts.catalog_text), added once. Raises solving.TimeLimitError like solving.solve."""
+    program = tagged_program(edition, expansions)
+    shared: dict[str, None] = {}
+    lines: list[str] = []
+    try:
+        for table, text in enumerate(facts):
+            lines += tag_facts(text, table, shared)
+            lines.append(f"{TABLE}({table}).")
+    except ValueError:
+        return None
+    # The common facts are a text of their own, the same object for every batch of the game:
+    # indexed once (relevance.index_text) and parsed once (solving._fact_statements). The plan is
+    # thinned like a lone table's (unfired.py): the tables of one game share a few plans, so the
+    # plans of batches recur too, and thinning them pays as it does for lone tables.
+    texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
+    whole = solving.run(program.statements, texts, shown_handles=True)  # split reads handles
+    if whole.models != 1 or whole.warnings:
+        return None
+    stats = dict(whole.stats, batch=len(facts))
+    return [solving.Solution(models=1, symbols=answer, stats=dict(stats))
+            for answer in split(whole.symbols, len(facts), program.per_table,
+                                program.per_table_names, program.readings)]
+
+
+# ---- combining concurrent calls -----------------------------------------------------------------
+@dataclass
+class _Job:
+    facts: str
+    game: tuple[str, tuple[str, ...]]
+    common: str = ""
+    done: bool = False
+    solution: solving.Solution | None = None
+    error: BaseException | None = None
+
+    def result(self) -> solving.Solution:
+        if self.error is not None:
+            raise self.error
+        assert self.solution is not None
+        return self.solution
+
+
+def _alone(job: _Job) -> None:
+    try:
+        # the common facts as a text of their own: the same object for every table of a game,
+        # so its facts are indexed once (relevance.index_text)
+        job.solution = solving.solve(job.facts, extra=[job.common], edition=job.game[0],
+                                    expansions=job.game[1])
+    except BaseException as exc:  # handed to the caller's thread, which raises it
+        job.error = exc
+
+
+def _run(jobs: list[_Job]) -> None:
+    """Rules every job (never raises: each job gets its solution or its error)."""
+    groups: dict[tuple[tuple[str, tuple[str, ...]], str], list[_Job]] = {}
+    for job in jobs:
+        groups.setdefault((job.game, job.common), []).append(job)
+    for (game, common), group in groups.items():
+        solutions = None
+        if len(group) > 1 and _ready(game):
+            try:
+                solutions = solve_batch([j.facts for j in group], game[0], game[1], common)
+            except solving.TimeLimitError:
+                solutions = None  # one table may be the slow one: each gets its own limit
+            except Exception as exc:  # an engine failure: each caller hears of it
+                for job in group:
+                    job.error = exc
+                continue
+        if solutions is None:
+            for job in group:
+                _alone(job)
+        else:
+            for job, solution in zip(group, solutions, strict=True):
+                job.solution = solution
+    for job in jobs:
+        job.done = True
+
+
+class _Combiner:
+    """Callers queue their table; a caller that finds fewer than MAX_RUNNING groundings under
+    way rules what is queued (up to MAX_BATCH), after waiting for the tables it can expect
+    (LINGER), and wakes the others. Alone, a call is solving.solve at once."""
+
+    def __init__(self) -> None:
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._cv = threading.Condition()
+        self._queue: list[_Job] = []
+        self._running = 0
+        # the callers of the last batch plus those that queued meanwhile: under steady load,
+        # the tables the next batch can expect (see LINGER)
+        self._expect = 1
+
+    def solve(self, facts: str, edition: str, expansions: Iterable[str],
+              common: str = "") -> solving.Solution:
+        job = _Job(facts, (edition, tuple(sorted(set(expansions)))), common)
+        # no wake-up: the caller whose table completes the count grounds the batch itself
+        with self._cv:
+            self._queue.append(job)
+        while True:
+            with self._cv:
+                # wait while the job is being ruled by another caller, or no grounding is free
+                while not job.done and (self._running >= MAX_RUNNING or not self._queue):
+                    self._cv.wait()
+                if job.done:
+                    return job.result()
+                # free to ground: give the callers of the last batch a moment to come back
+                deadline = time.monotonic() + LINGER
+                while (len(self._queue) < min(self._expect, MAX_BATCH) and not job.done
+                       and self._running < MAX_RUNNING):
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    self._cv.wait(remaining)
+                if job.done:
+                    return job.result()
+                if self._running >= MAX_RUNNING or not self._queue:
+                    continue
+                self._running += 1
+                batch = self._queue[:MAX_BATCH]
+                del self._queue[:MAX_BATCH]
+            try:
+                _run(batch)
+            except BaseException as exc:  # _run hands errors to the jobs; anything else too
+                for other in batch:
+                    if not other.done:
+                        other.error, other.done = exc, True
+            finally:
+                with self._cv:
+                    self._running -= 1
+                    self._expect = len(batch) + len(self._queue)
+                    self._cv.notify_all()
+
+
+_COMBINER = _Combiner()
+
+
+def solve(facts: str, edition: str, expansions: Iterable[str] = (),
+          common: str = "") -> solving.Solution:
+    """solving.solve for the facts of one table of `edition` with `expansions` (plus `common`,
+    the facts that every table of the game shares: facts.catalog_text), ruled together with the
+    tables that other threads ask for at the same time."""
+    return _COMBINER.solve(facts, edition, expansions, common)

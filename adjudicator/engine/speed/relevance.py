@@ -1,0 +1,787 @@
+"""Which rules of a program can ever fire on a table: the rest is left out before grounding.
+
+Why: clingo's grounder pays about the same for every rule with a body whatever the facts
+(bench/grounding_floor.py measures it), and most rules concern cards, chains and situations that
+a given table does not have: on a table of the default game most of its rules with a body
+cannot fire. Leaving the others out before grounding
+does not change the shown atoms of any answer set; it only saves the grounder's fixed cost per
+rule. (The solver
+may meet them in another order: a play lists its outcomes in another order, and a seeded random
+pick, the simulator's, may fall on another outcome; each stays the same from run to run.)
+
+The test is a sound over-approximation of what can be derived, on the program's own terms:
+
+- `possible(p(c1,...,_))`: some fact (of the program, or of the texts added with it) matches the
+  pattern, or some rule has a head atom that unifies with it and every positive body literal of
+  that rule, with the head's variables bound by the pattern's constants, is `possible`.
+  Recursion through a pattern already being examined counts as possible (cycles are never
+  pruned), so the test only errs towards keeping a rule.
+- A rule with a body is kept unless one of its positive body literals is not `possible`. Negative
+  literals, comparisons, aggregates and conditional literals are never used to drop a rule.
+- Anything not understood keeps everything: a head that is not a plain atom, a pool, a choice
+  or a disjunction of plain atoms; a program part other than `base`; a text that is not plain
+  facts one per line (`index_text` returns None); a fact naming a `#const` of the program
+  (clingo replaces it there too); a derivation deeper than Python's stack. A `#const` name in
+  the program and a fact's argument not written as clingo prints its value (1+1, 0x2) are
+  "anything".
+
+Then, backwards from what is shown (`Relevance.plan`): a normal rule whose head no kept statement
+reads and no `#show` names is left out too (repeatedly; the splitting theorem keeps the shown
+atoms of every answer set), and so is every fact no kept statement can read: a fact of the
+program whose signature only positive body atoms read, none of whose rules could join it, and a
+line of a facts text whose signature nothing reads. A signature read under negation, in an
+aggregate, a condition or a `#show` keeps all its facts; choices and disjunctions are never left
+out; without any `#show` (every atom shown) no rule is left out this way.
+
+The analysis of a table costs about as much as grounding the rules it drops, so each answer is
+kept with the questions it asked of the table's facts (`_Trace`); a later table whose facts answer
+them alike gets the same answer without a new analysis (at most `TRACES` per program).
+
+A pruned program lacks rules that the full one has, so clingo would report atoms of the dropped
+heads as "not occurring in any rule head": solve.py turns that message off for a pruned run
+(the full programs are checked clean of it, tests/engine/test_engine.py).
+tests/engine/test_relevance.py rules every scenario of the suite with and without the pruning and
+compares the answers.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import clingo
+import clingo.ast as ast
+from clingo.ast import ASTType
+
+from ...memo import Memo
+
+# A pattern's argument: a constant (as clingo prints it) or None (anything).
+Args = tuple[str | None, ...]
+# A rule's argument before binding: ("c", constant), ("v", variable name) or None (anything).
+RuleArg = tuple[str, str] | None
+Signature = tuple[str, int]
+
+_FACT = re.compile(r"(_*[a-z][A-Za-z0-9_']*)(?:\((.*)\))?\.\Z")
+# A value written the way clingo prints it (a number, a name, a string): anything else (1+1, 0x2,
+# (a), f()) is compared as "anything", since its text is not the text of its value.
+_VALUE = re.compile(r"""(0|-?[1-9][0-9]*|(_*[a-z][A-Za-z0-9_']*)|"(?:[^"\\]|\\.)*")\Z""")
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+# Answers kept per program: each is checked against a new table before a fresh analysis is made.
+TRACES = 16
+# Sets of rules left out for which the rules nothing reads are kept (Relevance._unread_rules).
+UNREAD_SETS = 64
+# Combinations of the program's facts followed when joining one rule body (beyond: kept).
+JOIN_LIMIT = 256
+_KNOWN = {ASTType.Rule, ASTType.Defined, ASTType.ShowSignature, ASTType.ShowTerm,
+          ASTType.Definition, ASTType.Program}
+
+
+@dataclass(frozen=True)
+class _Atom:
+    name: str
+    arity: int
+    args: tuple[RuleArg, ...]
+
+    @property
+    def signature(self) -> Signature:
+        return self.name, self.arity
+
+
+@dataclass
+class _Producer:
+    """A way to make an atom of one signature true: a head atom and its rule's positive body."""
+
+    head: tuple[RuleArg, ...]
+    body: tuple[_Atom, ...]
+
+
+@dataclass
+class FactIndex:
+    """Facts by signature; `matches` answers "does any fact match this pattern"."""
+
+    facts: dict[Signature, list[Args]] = field(default_factory=dict)
+    names: set[str] = field(default_factory=set)  # the plain names among the values
+    # the text's fact lines with their signatures (index_text), so that a text can be passed
+    # on without the facts no kept rule reads
+    lines: list[tuple[Signature, str]] = field(default_factory=list)
+    # (signature, positions) -> the facts' values at those positions, or None when some fact
+    # has no single value there (an interval): built on first use, never changed
+    _projections: dict[tuple[Signature, tuple[int, ...]], set[Args] | None] = field(
+        default_factory=dict)
+
+    def add(self, signature: Signature, args: Args) -> None:
+        self.facts.setdefault(signature, []).append(args)
+
+    def matches(self, signature: Signature, pattern: Args) -> bool:
+        return next(self.select(signature, pattern), None) is not None
+
+    def select(self, signature: Signature, pattern: Args) -> Iterator[Args]:
+        for args in self.facts.get(signature, ()):
+            for want, have in zip(pattern, args, strict=True):
+                if want is not None and have is not None and want != have:
+                    break
+            else:
+                yield args
+
+    def has(self, signature: Signature, positions: tuple[int, ...], values: Args) -> bool:
+        """`matches` for a pattern with `values` at `positions` and anything elsewhere, by a
+        set lookup (a trace asks the same few hundred questions of every new table)."""
+        if not positions:
+            return bool(self.facts.get(signature))
+        key = (signature, positions)
+        try:
+            projection = self._projections[key]
+        except KeyError:
+            facts = self.facts.get(signature, ())
+            projection = None if any(a[i] is None for a in facts for i in positions) else {
+                tuple(a[i] for i in positions) for a in facts}
+            self._projections[key] = projection
+        if projection is None:
+            pattern: list[str | None] = [None] * len(self.facts[signature][0])
+            for i, v in zip(positions, values, strict=True):
+                pattern[i] = v
+            return self.matches(signature, tuple(pattern))
+        return values in projection
+
+
+def _split_args(text: str) -> list[str] | None:
+    """Top-level comma-separated arguments (quotes and parentheses respected); None if odd, or
+    if a `;` at the top level makes a pool of atoms (p(a,b;c) is p(a,b) and p(c))."""
+    if not text.strip():
+        return None  # p() is the atom p
+    if '"' not in text and "(" not in text:
+        return None if ";" in text else text.split(",")
+    out: list[str] = []
+    depth = 0
+    current: list[str] = []
+    quoted = escaped = False
+    for ch in text:
+        if quoted:
+            current.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+            continue
+        if ch == '"':
+            quoted = True
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch == ";" and depth == 0:
+            return None
+        if ch == "," and depth == 0:
+            out.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+    if quoted or depth:
+        return None
+    out.append("".join(current))
+    return out
+
+
+# What each line of a facts text says, by its text (see index_text): its signature, the values of
+# its arguments and the plain names among them; _SKIP for a blank or comment line; None for
+# anything but a fact. Table texts differ from ruling to ruling but mostly of lines met before
+# (a batch's tagged lines too), so each line is read once per process.
+_SKIP: tuple[()] = ()
+_LINE_FACTS: Memo[str, tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None] = Memo(1 << 16)
+
+
+def _line_fact(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None:
+    line = raw.strip()
+    if "%*" in line or "*%" in line:
+        return None
+    if not line or line.startswith("%"):
+        return _SKIP
+    found = _FACT.match(line)
+    if found is None or ":-" in line:
+        return None
+    name, inner = found.group(1), found.group(2)
+    if inner is None:
+        return ((name, 0), (), ())
+    parts = _split_args(inner)
+    if parts is None:
+        return None
+    names: list[str] = []
+    values = tuple(_value(a.strip(), names) for a in parts)
+    return ((name, len(parts)), values, tuple(names))
+
+
+def _read_line(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None:
+    try:
+        return _LINE_FACTS[raw]
+    except KeyError:
+        return _LINE_FACTS.keep(raw, _line_fact(raw))
+
+
+def fact_lines(text: str) -> list[str] | None:
+    """The fact lines of `text` as index_text reads them (stripped; no blank or comment lines),
+    or None when it holds anything but facts one per line; without building its index."""
+    lines: list[str] = []
+    for raw in text.split("\n"):
+        read = _read_line(raw)
+        if read is None:
+            return None
+        if read:  # not _SKIP
+            lines.append(raw.strip())
+    return lines
+
+
+@lru_cache(maxsize=256)
+def index_text(text: str) -> FactIndex | None:
+    """The facts of program text written one per line (engine/facts.py), or None when the
+    text holds anything else (a rule, a directive, a block comment, a pool of atoms): then
+    nothing may be pruned. Cached: the catalog's facts (facts.catalog_text) come with every
+    ruling of a game; an index is never changed once built."""
+    index = FactIndex()
+    for raw in text.split("\n"):
+        read = _read_line(raw)
+        if read is None:
+            return None
+        if not read:  # _SKIP
+            continue
+        signature, values, names = read
+        index.add(signature, values)
+        if names:
+            index.names.update(names)
+        index.lines.append((signature, raw.strip()))
+    return index
+
+
+def _value(text: str, names: list[str]) -> str | None:
+    """An argument as clingo prints its value, or None ("anything": an interval, an operation,
+    a term clingo would print otherwise); a plain name is added to `names`."""
+    found = _VALUE.match(text)
+    if found is None:
+        return None
+    if found.group(2) is not None:
+        names.append(text)  # a name a #const of the program could replace
+    elif text[0] != '"' and not _INT_MIN <= int(text) <= _INT_MAX:
+        return None
+    return text
+
+
+class Relevance:
+    """The analysis of one parsed program, built once per program (solve.py caches it)."""
+
+    def __init__(self, statements: Sequence[ast.AST], backwards: bool = True) -> None:
+        self.enabled = True
+        # whether to leave out also what nothing reads (unread rules, facts, #show): it pays
+        # where answers are reused (a ruling's program); a play's outcomes are new tables half
+        # of the time, and there the longer analysis cost more than it saved (bench/README.md)
+        self.backwards = backwards
+        self._consts: set[str] = set()
+        for s in statements:
+            if s.ast_type not in _KNOWN or (s.ast_type == ASTType.Program and s.name != "base"):
+                self.enabled = False
+            elif s.ast_type == ASTType.Definition:
+                self._consts.add(s.name)
+        self.consts = frozenset(self._consts)  # the program's #const names (unfired.py too)
+        self.statements = tuple(statements)
+        self.body_rules = sum(1 for s in statements if s.ast_type == ASTType.Rule and s.body)
+        self.static = FactIndex()
+        self.producers: dict[Signature, list[_Producer]] = {}
+        # index in `statements` -> positive body atoms of each rule with a body
+        self.rules: dict[int, tuple[_Atom, ...]] = {}
+        self._lock = threading.Lock()
+        self._traces: list[_Trace] = []
+        self._unread: dict[frozenset[int], tuple[
+            set[int], set[Signature] | None,
+            dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]] = {}
+        read_heads: dict[int, list[_Atom]] = {}  # each rule's head atoms (reading the AST is slow)
+        for i, s in enumerate(statements):
+            if s.ast_type != ASTType.Rule or not self.enabled:
+                continue
+            heads = self._heads(s.head)
+            if heads is None:
+                self.enabled = False
+                break
+            read_heads[i] = heads
+            body = tuple(a for a in (self._body_atom(b) for b in s.body) if a is not None)
+            if not s.body and all(all(a is None or a[0] == "c" for a in h.args) for h in heads):
+                for h in heads:  # a fact of the program (or a choice of facts)
+                    self.static.add(h.signature, tuple(None if a is None else a[1] for a in h.args))
+                continue
+            for h in heads:
+                self.producers.setdefault(h.signature, []).append(_Producer(h.args, body))
+            if s.body:
+                self.rules[i] = body
+        # made true by the program's facts alone (or by the added facts: asked each time)
+        self.fact_only = frozenset(self.static.facts) - frozenset(self.producers)
+        # (signature, position) -> (constant -> the producers whose head could hold it there,
+        # in program order; the producers that could hold any constant not listed)
+        self._by_constant: dict[tuple[Signature, int], tuple[
+            dict[str, list[_Producer]], list[_Producer]]] = {}
+        for sig, producers in self.producers.items():
+            for pos in range(sig[1]):
+                constants = {p.head[pos][1] for p in producers
+                             if p.head[pos] is not None and p.head[pos][0] == "c"}
+                if not constants:
+                    continue
+                anything = [p for p in producers
+                            if p.head[pos] is None or p.head[pos][0] == "v"]
+                self._by_constant[(sig, pos)] = ({c: [p for p in producers if p.head[pos] in (
+                    None, ("c", c)) or p.head[pos][0] == "v"] for c in constants}, anything)
+        # what each statement reads other than through the positive body atoms of `rules`
+        # (negated, in an aggregate or a condition, shown): None when not understood
+        self.loose: dict[int, frozenset[Signature] | None] = {}
+        # the program's plain facts (not a choice), each with the atoms it makes true
+        self.plain_facts: dict[int, tuple[tuple[Signature, Args], ...]] = {}
+        # normal rules with a body (a plain atom or a pool of them as head): their signatures
+        self.normal: dict[int, tuple[Signature, ...]] = {}
+        # every rule's (and fact's) head signatures
+        self.head_sigs: dict[int, frozenset[Signature]] = {}
+        # the #show statements (without any, every atom is shown)
+        self.show_statements = [i for i, s in enumerate(statements)
+                                if s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)]
+        self.shows = bool(self.show_statements)
+        if self.enabled and backwards:  # what the backward analysis reads
+            for i, s in enumerate(statements):
+                self.loose[i] = self._loose(s)
+                if i not in read_heads:
+                    continue
+                heads = read_heads[i]
+                self.head_sigs[i] = frozenset(h.signature for h in heads)
+                plain_head = (s.head.ast_type == ASTType.Literal
+                              and s.head.sign == ast.Sign.NoSign)
+                if i in self.rules and plain_head and heads:
+                    self.normal[i] = tuple(h.signature for h in heads)
+                if i not in self.rules and plain_head and not s.body:
+                    # an argument not read as a constant (card(c), 1..3) matches anything
+                    if heads and all(all(a is None or a[0] == "c" for a in h.args)
+                                     for h in heads):
+                        self.plain_facts[i] = tuple(
+                            (h.signature, tuple(None if a is None else a[1] for a in h.args))
+                            for h in heads)
+
+    # ---- reading the program ------------------------------------------------------------------
+    def _arg(self, term: ast.AST) -> RuleArg:
+        if term.ast_type == ASTType.SymbolicTerm:
+            sym = term.symbol
+            if sym.type in (clingo.SymbolType.Number, clingo.SymbolType.String):
+                return ("c", str(sym))
+            if sym.type == clingo.SymbolType.Function and not sym.arguments and sym.positive:
+                # a #const name is replaced by its value when grounding: unknown here
+                return None if sym.name in self._consts else ("c", str(sym))
+            return None
+        if term.ast_type == ASTType.Variable:
+            return None if term.name == "_" else ("v", term.name)
+        return None
+
+    def _atom(self, term: ast.AST) -> _Atom | None:
+        if term.ast_type == ASTType.Function and not term.external:
+            return _Atom(term.name, len(term.arguments),
+                         tuple(self._arg(a) for a in term.arguments))
+        if term.ast_type == ASTType.SymbolicTerm:
+            sym = term.symbol
+            if sym.type == clingo.SymbolType.Function and sym.positive and not sym.arguments:
+                return _Atom(sym.name, 0, ())
+        return None
+
+    def _plain(self, literal: ast.AST) -> _Atom | None:
+        if (literal.ast_type == ASTType.Literal and literal.sign == ast.Sign.NoSign
+                and literal.atom.ast_type == ASTType.SymbolicAtom):
+            return self._atom(literal.atom.symbol)
+        return None
+
+    def _heads(self, head: ast.AST) -> list[_Atom] | None:
+        """The atoms a head can make true; [] for an integrity constraint; None: not understood."""
+        if head.ast_type == ASTType.Literal:
+            if head.atom.ast_type == ASTType.BooleanConstant and not head.atom.value:
+                return []
+            if (head.sign == ast.Sign.NoSign and head.atom.ast_type == ASTType.SymbolicAtom
+                    and head.atom.symbol.ast_type == ASTType.Pool):
+                # `p(a;b).` is parsed as the pool of p(a) and p(b)
+                pooled = [self._atom(t) for t in head.atom.symbol.arguments]
+                return None if any(a is None for a in pooled) else [a for a in pooled if a]
+            atom = self._plain(head)
+            return None if atom is None else [atom]
+        if head.ast_type in (ASTType.Disjunction, ASTType.Aggregate):
+            out = [self._plain(e.literal) for e in head.elements]
+        elif head.ast_type == ASTType.HeadAggregate:
+            out = [self._plain(e.condition.literal) for e in head.elements]
+        else:
+            return None
+        return None if any(a is None for a in out) else [a for a in out if a is not None]
+
+    def _body_atom(self, literal: ast.AST) -> _Atom | None:
+        return self._plain(literal) if literal.ast_type == ASTType.Literal else None
+
+    def _loose(self, statement: ast.AST) -> frozenset[Signature] | None:
+        """The signatures `statement` reads other than as a positive body atom of `rules` (a
+        plain head is written, not read); None if some atom is not understood."""
+        found: set[Signature] = set()
+        if statement.ast_type == ASTType.ShowSignature:
+            return frozenset({(statement.name, statement.arity)})
+        if statement.ast_type == ASTType.Rule:
+            parts: list[ast.AST] = [b for b in statement.body if self._body_atom(b) is None]
+            head = statement.head
+            if head.ast_type != ASTType.Literal or head.sign != ast.Sign.NoSign:
+                parts.append(head)
+        elif statement.ast_type == ASTType.ShowTerm:
+            parts = list(statement.body)
+        else:
+            return frozenset()
+        return frozenset(found) if all(_reads(p, found) for p in parts) else None
+
+    def _candidates(self, sig: Signature, pattern: Args) -> list[_Producer]:
+        """The producers of `sig` whose head could unify with `pattern`, in program order: the
+        fewest that the pattern's constants leave (a head with another constant at a position
+        never unifies, so skipping it changes no answer and asks nothing)."""
+        best = self.producers.get(sig, [])
+        for pos, value in enumerate(pattern):
+            if value is None:
+                continue
+            index = self._by_constant.get((sig, pos))
+            if index is None:
+                continue
+            narrowed = index[0].get(value, index[1])
+            if len(narrowed) < len(best):
+                best = narrowed
+        return best
+
+    def _unread_rules(self, dropped: set[int]) -> tuple[
+            set[int], set[Signature] | None,
+            dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
+        """`dropped` plus the normal rules whose head nothing kept reads (again and again until
+        none is), and what the rest reads (`_reading`). It depends on `dropped` alone, so it
+        is kept for the last few sets met (a table that needs a new analysis often drops the
+        same rules as one before). The answer is shared: never changed by a caller."""
+        key = frozenset(dropped)
+        known = self._unread.get(key)
+        if known is not None:
+            return known
+        dropped = set(dropped)
+        while True:
+            reads, joins = self._reading(dropped)
+            if reads is None or not self.shows:
+                break
+            unread = {i for i, heads in self.normal.items()
+                      if i not in dropped and not any(sig in reads or sig in joins
+                                                      for sig in heads)}
+            if not unread:
+                break
+            dropped |= unread
+        with self._lock:
+            if len(self._unread) >= UNREAD_SETS:
+                self._unread.clear()
+            self._unread[key] = (dropped, reads, joins)
+        return dropped, reads, joins
+
+    def _reading(self, dropped: set[int]) -> tuple[
+            set[Signature] | None, dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
+        """What the statements not in `dropped` read: the signatures read loosely (None if some
+        atom is not understood), and the positive body atoms of rules by signature."""
+        reads: set[Signature] = set()
+        joins: dict[Signature, list[tuple[tuple[_Atom, ...], int]]] = {}
+        for i in range(len(self.statements)):
+            if i in dropped or i in self.plain_facts:
+                continue
+            loose = self.loose.get(i)
+            if loose is None:
+                return None, joins
+            reads |= loose
+            body = self.rules.get(i, ())
+            for j, atom in enumerate(body):
+                joins.setdefault(atom.signature, []).append((body, j))
+        return reads, joins
+
+    # ---- one table ----------------------------------------------------------------------------
+    def prune(self, texts: Sequence[str]) -> tuple[Sequence[ast.AST], int]:
+        """The statements to ground with `texts`, and how many rules were left out (all of them
+        kept, 0, when the program or a text is not understood)."""
+        plan = self.plan(texts)
+        return plan.statements, plan.rules_left_out
+
+    def plan(self, texts: Sequence[str]) -> Plan:
+        """What to ground for the facts `texts`: the statements without the rules that cannot
+        fire and the facts no kept statement reads, and the texts without such facts."""
+        if not self.enabled:
+            return Plan(self.statements, tuple(texts), 0, 0)
+        indexes = []
+        for text in texts:
+            found = index_text(text)
+            if found is None:
+                return Plan(self.statements, tuple(texts), 0, 0, facts_only=False)
+            indexes.append(found)
+        if self._consts and any(self._consts & index.names for index in indexes):
+            # clingo replaces those names in the facts too
+            return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
+        with self._lock:
+            traces = tuple(self._traces)
+        for trace in traces:
+            if trace.holds(indexes):
+                break
+        else:
+            try:
+                trace = self._trace(indexes)
+            except RecursionError:  # derivations deeper than Python's stack: keep every rule
+                return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
+        with self._lock:  # the most recently used first: it is tried first next time
+            self._traces = [trace, *(t for t in self._traces if t is not trace)][:TRACES]
+        passed = tuple(trace.text(k, index, text)
+                       for k, (index, text) in enumerate(zip(indexes, texts, strict=True)))
+        lines_out = sum(len(index.lines) for index in indexes) - sum(
+            0 if not t else t.count("\n") + 1 for t in passed)
+        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out,
+                    facts_only=True)
+
+    def _trace(self, indexes: Sequence[FactIndex]) -> _Trace:
+        """Which rules cannot fire with the added facts `indexes`, and every question asked of
+        those facts on the way (the answer depends on nothing else)."""
+        probes: dict[tuple[int, Signature, Args], bool] = {}
+        memo: dict[tuple[Signature, Args], bool] = {}
+
+        def asked(sig: Signature, pattern: Args) -> bool:
+            """Does an added fact match? (recorded: the trace's questions)"""
+            found = False
+            for k, index in enumerate(indexes):
+                found = probes[(k, sig, pattern)] = index.matches(sig, pattern)
+                if found:
+                    break
+            return found
+
+        def possible(sig: Signature, pattern: Args) -> bool:
+            key = (sig, pattern)
+            known = memo.get(key)
+            if known is not None:
+                return known
+            memo[key] = True  # a cycle through this pattern: assume it can be derived
+            result = self.static.matches(sig, pattern) or asked(sig, pattern)
+            if not result:
+                for producer in self._candidates(sig, pattern):
+                    bound = _unify(producer.head, pattern)
+                    if bound is not None and satisfiable(producer.body, bound):
+                        result = True
+                        break
+            memo[key] = result
+            return result
+
+        def fits(atom: _Atom, bound: dict[str, str]) -> bool:
+            return possible(atom.signature, _instance(atom, bound))
+
+        def satisfiable(body: tuple[_Atom, ...], bound: dict[str, str]) -> bool:
+            """Could the body hold with `bound`? The atoms that only the program's own facts
+            make true are joined (their variables bound fact by fact, up to JOIN_LIMIT
+            combinations); every other atom is then checked with the bindings."""
+            joined = [a for a in body if a.signature in self.fact_only
+                      and not asked(a.signature, (None,) * a.arity)]
+            if not joined:
+                return all(fits(a, bound) for a in body)
+            rest = [a for a in body if a not in joined]
+            budget = [JOIN_LIMIT]
+
+            def join(i: int, bound: dict[str, str]) -> bool:
+                if i == len(joined):
+                    return all(fits(a, bound) for a in rest)
+                atom = joined[i]
+                for args in self.static.select(atom.signature, _instance(atom, bound)):
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        return True  # too many combinations to follow: assume it can hold
+                    more = _extend(bound, atom.args, args)
+                    if more is not None and join(i + 1, more):
+                        return True
+                return False
+
+            return join(0, bound)
+
+        dropped = {i for i, body in self.rules.items() if not satisfiable(body, {})}
+        if not self.backwards:
+            return self._made(indexes, probes, dropped)
+        # What the kept statements read: a signature read loosely keeps all its facts; one read
+        # only as positive body atoms keeps the facts that some kept rule could join. A normal
+        # rule whose head no kept statement reads (nor shows) is left out too, until none is:
+        # each such rule's atoms are then read only by rules already left out, so every
+        # answer set of the rest extends to exactly one of the whole (the splitting theorem).
+        dropped, reads, joins = self._unread_rules(dropped)
+        understood = reads is not None
+        reads = reads or set()
+
+        def needed(sig: Signature, values: Args) -> bool:
+            if sig in reads:
+                return True
+            for body, j in joins.get(sig, ()):
+                bound = _extend({}, body[j].args, values, constants=True)
+                if bound is not None and satisfiable(body[:j] + body[j + 1:], bound):
+                    return True
+            return False
+
+        unread = set() if not understood else {
+            i for i, heads in self.plain_facts.items()
+            if not any(needed(sig, values) for sig, values in heads)}
+        texts: tuple[str | None, ...] = (None,) * len(indexes)
+        if understood:
+            texts = tuple(_lines(index, reads | set(joins)) for index in indexes)
+        # A `#show p/n` that nothing kept and no fact of the table can make true shows nothing
+        # (asking the table is a question of the trace); one is always kept: a program without
+        # any #show would show every atom.
+        produced: set[Signature] = set()
+        for i, sigs in self.head_sigs.items():
+            if i not in dropped and i not in unread:
+                produced |= sigs
+        shows = self.show_statements
+        silent = {i for i in shows if self.statements[i].ast_type == ASTType.ShowSignature
+                  and self.statements[i].name
+                  and (sig := (self.statements[i].name, self.statements[i].arity)) not in produced
+                  and not asked(sig, (None,) * sig[1])}
+        if len(silent) == len(shows):
+            silent = set()
+        return self._made(indexes, probes, dropped, unread, silent, texts,
+                          frozenset(reads | set(joins)) if understood else None)
+
+    def _made(self, indexes: Sequence[FactIndex], probes: dict[tuple[int, Signature, Args], bool],
+              dropped: set[int], unread: Collection[int] = (), silent: Collection[int] = (),
+              texts: tuple[str | None, ...] | None = None,
+              wanted: frozenset[Signature] | None = None) -> _Trace:
+        """The trace that keeps every statement but the rules `dropped`, the facts `unread` and
+        the #show `silent`."""
+        # with anything left out the engine turns off the message that `#defined` silences, and
+        # every part is `base`: neither kind of statement is worth adding
+        idle = (ASTType.Defined, ASTType.Program) if dropped or unread else ()
+        kept = tuple(s for i, s in enumerate(self.statements)
+                     if i not in dropped and i not in unread and i not in silent
+                     and s.ast_type not in idle)
+        return _Trace.made(indexes, probes, kept, len(dropped),
+                           texts or (None,) * len(indexes), wanted, len(unread))
+
+
+@dataclass(frozen=True, eq=False)
+class _Trace:
+    """One answer of `Relevance`: it stands for any facts that answer its probes alike."""
+
+    sources: tuple[FactIndex, ...]  # the indexes it was made with
+    # per text number: (signature, positions, values at them, the answer)
+    probes: tuple[tuple[tuple[Signature, tuple[int, ...], Args, bool], ...], ...]
+    kept: tuple[ast.AST, ...]
+    dropped: int
+    # each source's text without the facts no kept statement reads (None: pass it whole)
+    texts: tuple[str | None, ...]
+    wanted: frozenset[Signature] | None  # the signatures the kept statements read
+    facts_out: int  # the program's facts left out
+
+    @classmethod
+    def made(cls, sources: Sequence[FactIndex],
+             probes: dict[tuple[int, Signature, Args], bool],
+             kept: tuple[ast.AST, ...], dropped: int, texts: tuple[str | None, ...],
+             wanted: frozenset[Signature] | None, facts_out: int) -> _Trace:
+        asked: list[list[tuple[Signature, tuple[int, ...], Args, bool]]] = [[] for _ in sources]
+        for (k, sig, pattern), result in probes.items():
+            positions = tuple(i for i, v in enumerate(pattern) if v is not None)
+            asked[k].append((sig, positions, tuple(pattern[i] for i in positions), result))
+        return cls(tuple(sources), tuple(tuple(a) for a in asked), kept, dropped, texts, wanted,
+                   facts_out)
+
+    def text(self, k: int, index: FactIndex, text: str) -> str:
+        """The text to ground for source `k`: made once for the index the trace was made with
+        (a cached text: the catalog's facts), filtered by signature for any other."""
+        if self.wanted is None:
+            return text
+        made = self.texts[k] if index is self.sources[k] else None
+        return made if made is not None else _lines(index, self.wanted)
+
+    def holds(self, indexes: Sequence[FactIndex]) -> bool:
+        if len(indexes) != len(self.sources):
+            return False
+        # the same index object (a cached text: the catalog's facts) answers alike
+        return all(index is source or all(index.has(sig, positions, values) == result
+                                          for sig, positions, values, result in asked)
+                   for index, source, asked in zip(indexes, self.sources, self.probes,
+                                                   strict=True))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to ground for one table (Relevance.plan)."""
+
+    statements: Sequence[ast.AST]
+    texts: tuple[str, ...]
+    rules_left_out: int
+    facts_left_out: int  # the program's facts and the texts' facts no kept statement reads
+    facts_only: bool | None = None  # whether the texts are plain facts; None: not looked at
+
+    @property
+    def pruned(self) -> bool:
+        return bool(self.rules_left_out or self.facts_left_out)
+
+
+def _lines(index: FactIndex, wanted: frozenset[Signature] | set[Signature]) -> str:
+    return "\n".join(line for sig, line in index.lines if sig in wanted)
+
+
+def _instance(atom: _Atom, bound: dict[str, str]) -> Args:
+    return tuple(None if a is None else (a[1] if a[0] == "c" else bound.get(a[1]))
+                 for a in atom.args)
+
+
+def _extend(bound: dict[str, str], args: tuple[RuleArg, ...],
+            values: Args, constants: bool = False) -> dict[str, str] | None:
+    """`bound` plus the variables of `args` bound to a fact's `values`; None on a clash (with
+    `constants`, also when a constant of `args` is not the fact's value there)."""
+    more = dict(bound)
+    for a, value in zip(args, values, strict=True):
+        if a is None or value is None:
+            continue
+        if a[0] != "v":
+            if constants and a[1] != value:
+                return None
+            continue
+        if more.setdefault(a[1], value) != value:
+            return None
+    return more
+
+
+def symbolic_atoms(node: Any, out: list[ast.AST]) -> None:
+    """Appends every atom (SymbolicAtom) of `node`, an AST or a sequence of them, to `out`."""
+    if isinstance(node, ast.AST):
+        if node.ast_type == ASTType.SymbolicAtom:
+            out.append(node)
+            return
+        for key in node.child_keys:
+            symbolic_atoms(getattr(node, key), out)
+    elif isinstance(node, Sequence) and not isinstance(node, str):
+        for item in node:
+            symbolic_atoms(item, out)
+
+
+def _reads(node: ast.AST, found: set[Signature]) -> bool:
+    """Adds the signature of every atom in `node` to `found`; False if one is not understood
+    (a classical negation, an external function)."""
+    atoms: list[ast.AST] = []
+    symbolic_atoms(node, atoms)
+    for atom in atoms:
+        term = atom.symbol
+        for t in term.arguments if term.ast_type == ASTType.Pool else [term]:
+            if t.ast_type == ASTType.Function and not t.external:
+                found.add((t.name, len(t.arguments)))
+            elif (t.ast_type == ASTType.SymbolicTerm and t.symbol.type == clingo.SymbolType.Function
+                  and t.symbol.positive):
+                found.add((t.symbol.name, len(t.symbol.arguments)))
+            else:
+                return False
+    return True
+
+
+def _unify(head: tuple[RuleArg, ...], pattern: Args) -> dict[str, str] | None:
+    bound: dict[str, str] = {}
+    for h, want in zip(head, pattern, strict=True):
+        if h is None or want is None:
+            continue
+        kind, value = h
+        if kind == "c":
+            if value != want:
+                return None
+        elif bound.setdefault(value, want) != want:
+            return None
+    return bound

@@ -1,0 +1,699 @@
+"""Moves on a table state, in the OpenSpiel spirit: `legal_actions(state)` and
+`apply_action(state, action, choices, seed) -> PlayResult`, plus `play_response` for the contract's
+`POST /api/play` / `fluxx-adjudicator play`.
+
+Nothing here decides a rule. A move becomes facts (the state's, from facts.py, plus
+`do_play(S,C)`, the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and
+for a seeded run the random keys), the rules engine (the rules program of the table's game plus
+the play program, rules_asp/play_hub_*.lp: solve.hub_files) derives the next state as `next_*`
+atoms, one answer set per possible outcome, and this module writes each answer set back as a
+TableState with its ruling.
+docs/PLAYS.md documents the moves, choices and extension fields.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import clingo
+import clingo.ast
+
+from ..cards.catalog import Catalog, catalog_for
+from ..engine import solve
+from ..engine.facts import state_facts, term
+from ..engine.terms import Term, read_atoms
+from ..errors import InputError, error, pointer
+from ..messages import LANGS, by_lang, messages, pair
+from ..resources import rules_dir
+from ..table.choices import (
+    CARD_KEYS,
+    CARD_LIST_KEYS,
+    CHOICE_KEYS,
+    DIRECTIONS,
+    DRIVER_KEYS,
+    EXTRA_TURNS,
+    PLAYER_KEYS,
+    SUB_HANDS,
+    card_id,
+    normalize_choices,
+    seat_of,
+    sub_hands,
+    unknown_choice_key,
+)
+from ..table.reader import UNKNOWN_CARD
+from ..table.state import PendingPlay, Player, TableState, Turn
+from .render import Atoms, Context, cites_of, findings_of
+from .ruling import ruling_for
+
+MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
+MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
+# Choice keys (docs/PLAYS.md) and the shape of their values: table/choices.py (the reader
+# checks the choices a link of `pending` keeps with the same code).
+
+
+@dataclass
+class Outcome:
+    state: TableState
+    ruling: dict[str, Any] | None
+    picks: dict[str, list[Any]]  # the decisions and random results that led here
+    findings: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"state": self.state.to_json(), "ruling": self.ruling}
+        if self.picks:
+            out["choices"] = self.picks
+        out["play_findings"] = self.findings
+        return out
+
+
+@dataclass
+class PlayResult:
+    legal: bool
+    reasons: list[dict[str, Any]] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    open_choices: list[dict[str, Any]] = field(default_factory=list)
+    truncated: bool = False
+    unknown_effect: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"ok": True, "legal": self.legal, "reasons": self.reasons,
+               "outcomes": [o.to_json() for o in self.outcomes],
+               "open_choices": self.open_choices}
+        if self.truncated:
+            out["outcomes_truncated"] = True
+        return out
+
+
+# ---- the program -------------------------------------------------------------------------------
+def _included(hub: Path) -> list[str]:
+    """The files a hub includes, hubs expanded (the play files, in include order)."""
+    out: list[str] = []
+    for name in re.findall(r'^#include "([^"]+)"\.', hub.read_text(encoding="utf-8"), re.M):
+        out += _included(hub.parent / name) if "hub" in name else [name]
+    return out
+
+
+# Every file of the play program (the full play hub's), e.g. for the message keys it uses.
+PLAY_FILES = tuple(_included(rules_dir() / solve.PLAY_HUB))
+
+
+def _play_statements(edition: str | None = None,
+                     expansions: Iterable[str] = ()) -> tuple[clingo.ast.AST, ...]:
+    """The parsed play program of a game (all of it without an edition); solve.parsed caches."""
+    return solve.play_program(edition, expansions)
+
+
+@cache
+def _statements(game: tuple[str | None, tuple[str, ...]]) -> tuple[clingo.ast.AST, ...]:
+    """The rules program and the play program of the game (edition, expansions): one tuple per
+    game, so the analysis of which rules can fire (solve.pruned) is made once for it."""
+    edition, expansions = game
+    return (solve.program(edition=edition, expansions=expansions)
+            + _play_statements(edition, expansions))
+
+
+FULL: tuple[str | None, tuple[str, ...]] = (None, ())  # the full programs (no edition given)
+
+
+def _game_of(state: TableState) -> tuple[str | None, tuple[str, ...]]:
+    return state.edition, tuple(state.expansions)
+
+
+def _solve(facts: str, limit: int, sample: int | None = None,
+           game: tuple[str | None, tuple[str, ...]] = FULL
+           ) -> tuple[list[list[Term]], bool]:
+    """Up to `limit` answer sets (projected on the shown atoms, read as Terms: terms.py) and
+    whether there were more.
+    With `sample`, one answer set found by a randomized search seeded with it (the simulator's
+    random decisions). `game` = (edition, expansions) chooses the programs (_statements)."""
+    options = [f"--models={limit + 1}", "--project=show", "--warn=none"]
+    if sample is not None:
+        options = ["--models=1", "--warn=none", f"--seed={sample}", "--rand-freq=1"]
+    # the engine's time limit counts grounding too, so the clock starts before the Control
+    started = time.perf_counter()
+    ctl = clingo.Control(options)
+    # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them); the rules
+    # that cannot fire with these facts are left out (relevance.py)
+    # forwards only: a play's facts are a new table about half of the time, and the backward
+    # analysis cost more than it saved there (bench/README.md, 2026-11-30)
+    grounding = solve.plan(_statements(game), [facts], backwards=False)
+    solve.add_statements(ctl, grounding.statements, grounding.texts)
+    ctl.ground([("base", [])])
+    models: list[list[Term]] = []
+    solve.solve_within(ctl, started,
+                        lambda model: models.append(read_atoms(model.symbols(shown=True))))
+    more = len(models) > limit
+    return models[:limit], more
+
+
+def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[Term]:
+    """The union of all answer sets' pick/2 and chance/2 atoms (the options of each decision)."""
+    started = time.perf_counter()
+    ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
+    # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
+    # forwards only: a play's facts are a new table about half of the time, and the backward
+    # analysis cost more than it saved there (bench/README.md, 2026-11-30)
+    grounding = solve.plan(_statements(game), [facts], backwards=False)
+    solve.add_statements(ctl, grounding.statements, grounding.texts)
+    ctl.ground([("base", [])])
+    last: list[clingo.Symbol] = []
+
+    def keep_last(model: clingo.Model) -> None:
+        # brave enumeration: each model widens the previous one, the last holds the consequences
+        last[:] = model.symbols(shown=True)
+
+    solve.solve_within(ctl, started, keep_last)
+    return [t for t in read_atoms(last) if t.name in ("pick", "chance")]
+
+
+@cache
+def play_finding_keys() -> frozenset[str]:
+    """The message keys the play program's own findings use (the rest is the core's ruling)."""
+    keys: set[str] = set()
+    for name in PLAY_FILES:
+        text = (rules_dir() / name).read_text(encoding="utf-8")
+        keys |= set(re.findall(r"finding\(\w+, *([a-z]\w*)", text))
+        keys |= set(re.findall(r"illegal\(([a-z]\w*),", text))
+    return frozenset(keys)
+
+
+# ---- facts --------------------------------------------------------------------------------------
+_seat_of = seat_of
+_card = card_id
+_sub_hands = sub_hands
+
+
+def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key, value in choices.items():
+        path = pointer("play", "choices", key)
+        if key not in CHOICE_KEYS:
+            raise InputError(unknown_choice_key(key, path))
+        if key in DRIVER_KEYS:
+            continue
+        out.append(f"choice_given({key}).")
+        if key == "reveal":  # the table names unknown cards of a hand: they are in that hand
+            out += [f.replace("choice(reveal,(", "revealed(").replace(")).", ").")
+                    for f in _player_cards(state, game, key, value, path)]
+        elif key in CARD_KEYS:
+            out.append(f"choice({key},{term(_card(game, value, path))}).")
+        elif key in CARD_LIST_KEYS:
+            items = value if isinstance(value, list) else [value]
+            out += [f"choice({key},{term(_card(game, v, f'{path}/{i}'))})."
+                    for i, v in enumerate(items)]
+        elif key in PLAYER_KEYS:
+            out.append(f"choice({key},{_seat_of(state, value, path)}).")
+        elif key == "direction":
+            if value not in DIRECTIONS:
+                raise InputError(error(path, "direction", list(DIRECTIONS)))
+            out.append(f"choice(direction,{value}).")
+        else:
+            out += _player_cards(state, game, key, value, path)
+    return out
+
+
+def _player_cards(state: TableState, game: Catalog, key: str, value: Any, path: str) -> list[str]:
+    """A choice `{player: card or [cards]}` as choice(Key,(Seat,Card)) facts."""
+    if not isinstance(value, dict):
+        raise InputError(error(path, "player_cards_object"))
+    out = []
+    for name, cards in value.items():
+        seat = _seat_of(state, name, f"{path}/{name}")
+        items = cards if isinstance(cards, list) else [cards]
+        out += [f"choice({key},({seat},{term(_card(game, c, f'{path}/{name}'))}))."
+                for c in items]
+    return out
+
+
+def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> list[str]:
+    kind = action.get("kind", "play")
+    if kind not in MOVE_KINDS:
+        raise InputError(error("/play/kind", "unknown_move", list(MOVE_KINDS), kind=kind))
+    seat = _seat_of(state, action.get("player") or state.active, "/play/player")
+    if kind == "play":
+        return [f"do_play({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
+    if kind == "surprise":  # a Surprise answering the open chain, out of turn (play_surprises.lp)
+        return [f"do_answer({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
+    return [{"play_random": "do_play_random({})", "draw": "do_draw({})",
+             "discard": "do_discard({})", "end_turn": "do_end_turn({})",
+             "resolve": "do_resolve({})"}[kind].format(seat) + "."]
+
+
+def _seed_facts(game: Catalog, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    ids = [c.id for c in game if c.playable]
+    shuffle = rng.sample(range(len(ids)), len(ids))
+    keys = rng.sample(range(len(ids) + 1), len(ids) + 1)
+    out = [f"shuffle_key({term(c)},{k})." for c, k in zip(ids, shuffle, strict=True)]
+    out += [f"random_key({term(c)},{k})." for c, k in zip(ids + ["unknown"], keys, strict=True)]
+    return out
+
+
+def _drawn_facts(game: Catalog, choices: dict[str, Any]) -> list[str]:
+    """Cards the table saw drawn from an unknown pile: they are its top cards, in order."""
+    named = choices.get("drawn")
+    if not named:
+        return []
+    items = named if isinstance(named, list) else [named]
+    return [f"pile_named({term(_card(game, v, f'/play/choices/drawn/{i}'))},{i})."
+            for i, v in enumerate(items)]
+
+
+def chain_choices(state: TableState, game: Catalog, action: dict[str, Any],
+                  choices: dict[str, Any]) -> dict[str, Any]:
+    """The choices of a move: for `resolve`, those kept with the chain's first play (its link 0
+    in `pending`, docs/PLAYS.md) with the request's added; a request may not change one."""
+    if action.get("kind") != "resolve" or not state.pending or not state.pending[0].choices:
+        return choices
+    link = state.pending[0]
+    merged = dict(link.choices)
+    given = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
+    for key, value in given.items():
+        if key in merged and merged[key] != value:
+            name = game.get(link.card)
+            raise InputError(error(pointer("play", "choices", key), "chosen_before",
+                                   [str(merged[key])], key=key, value=merged[key],
+                                   card=by_lang(name.name("en"), name.name("zh"))))
+        merged[key] = value
+    return merged
+
+
+def build_facts(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
+                seed: int | None = None, game: Catalog | None = None) -> str:
+    game = game or catalog_for(state.edition, state.expansions)
+    choices = chain_choices(state, game, action, choices or {})
+    lines = [state_facts(state, game)]
+    lines += _move_facts(state, game, action)
+    lines += _choice_facts(state, game, choices)
+    lines += _drawn_facts(game, choices)
+    if seed is not None:
+        lines += _seed_facts(game, seed)
+    return "\n".join(lines) + "\n"
+
+
+# ---- answer set -> state ------------------------------------------------------------------------
+def _card_of(sym: Term) -> str:
+    return sym.string if sym.type == clingo.SymbolType.String else sym.name
+
+
+def _ordered(old: Iterable[str], new: set[str]) -> list[str]:
+    """Cards that stay keep their order; cards that arrive follow, by id."""
+    kept = [c for c in old if c in new]
+    return kept + sorted(new - set(kept))
+
+
+def _next_pending(state: TableState, atoms: Atoms, keep: dict[str, Any]) -> list[PendingPlay]:
+    """The chain after the move: its links keep their choices; a new link (the play that opens
+    the chain, a Surprise answering it) keeps the choices given with the move."""
+    out = []
+    for i, s, c in sorted(atoms.args("next_pending", 3), key=lambda a: a[0].number):
+        kept = state.pending[i.number].choices if i.number < len(state.pending) else keep
+        out.append(PendingPlay(player=state.players[s.number].name, card=_card_of(c),
+                               choices=dict(kept)))
+    return out
+
+
+def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = None) -> TableState:
+    n = len(state.players)
+    hands: dict[int, set[str]] = defaultdict(set)
+    keepers: dict[int, set[str]] = defaultdict(set)
+    creepers: dict[int, set[str]] = defaultdict(set)
+    claimed: dict[int, set[str]] = defaultdict(set)
+    unknown = {s: 0 for s in range(n)}
+    for s, c in atoms.args("next_in_hand", 2):
+        hands[s.number].add(_card_of(c))
+    for s, c in atoms.args("next_keeper", 2):
+        keepers[s.number].add(_card_of(c))
+    for s, c in atoms.args("next_creeper", 2):
+        creepers[s.number].add(_card_of(c))
+    for s, c in atoms.args("next_claimed", 2):  # Keep Going: the Goals claimed (play_turns.lp)
+        claimed[s.number].add(_card_of(c))
+    for s, k in atoms.args("next_hand_unknown", 2):
+        unknown[s.number] = k.number
+    old_hand_order = [c for p in state.players for c in (p.hand or [])]
+    players = []
+    for i, p in enumerate(state.players):
+        known = _ordered(old_hand_order, hands[i])
+        size = len(known) + unknown[i]
+        players.append(Player(
+            # unknown cards stay "?" beside the known ones (reader.UNKNOWN_CARD), so a move loses
+            # no knowledge; a hand with no known card is written as its size only
+            name=p.name, hand=None if unknown[i] and not known else
+            known + [UNKNOWN_CARD] * unknown[i], hand_size=size,
+            keepers=_ordered([k for q in state.players for k in q.keepers], keepers[i]),
+            creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i]),
+            claimed_goals=_ordered([g for q in state.players for g in q.claimed_goals],
+                                   claimed[i])))
+    rules = [_card_of(c) for c, _ in sorted(atoms.args("next_rule", 2), key=lambda a: a[1].number)]
+    goals = [_card_of(c) for c, _ in sorted(atoms.args("next_goal", 2), key=lambda a: a[1].number)]
+    discard = [_card_of(c) for c, _ in
+               sorted(atoms.args("next_discard", 2), key=lambda a: a[1].number)]
+    pile_known = sorted(atoms.args("next_draw_pile", 2), key=lambda a: a[1].number)
+    size_sym = atoms.one("next_draw_pile_size")
+    pile_size = size_sym.number if size_sym is not None else state.draw_pile_size
+    pile: list[str] | None = None
+    if [i.number for _, i in pile_known] == list(range(pile_size)) and (
+            state.draw_pile is not None or pile_size == 0 or pile_known):
+        pile = [_card_of(c) for c, _ in pile_known]
+    drawn, played = atoms.args("next_turn", 2)[0]
+    active = atoms.one("next_active").number
+    at_start = atoms.one("next_hand_at_start")
+    extra = {k: v for k, v in state.extra.items() if k not in (SUB_HANDS, EXTRA_TURNS)}
+    turns = atoms.one("next_extra_turns")
+    if turns is not None and turns.number > 0:
+        extra[EXTRA_TURNS] = turns.number
+    frames = _next_frames(state, atoms)
+    if frames:
+        extra[SUB_HANDS] = frames
+    return TableState(
+        edition=state.edition, expansions=list(state.expansions), players=players,
+        active=state.players[active].name, rules=rules, goals=goals,
+        turn=Turn(hand_at_start=at_start.number if at_start is not None else
+                  state.turn.hand_at_start, drawn=drawn.number, played=played.number),
+        draw_pile_size=pile_size, draw_pile=pile, discard_pile=discard,
+        pending=_next_pending(state, atoms, keep or {}),
+        extra=extra)
+
+
+def _next_frames(state: TableState, atoms: Atoms) -> list[dict[str, Any]]:
+    cards: dict[int, list[str]] = defaultdict(list)
+    for d, c in atoms.args("next_subhand", 2):
+        cards[d.number].append(_card_of(c))
+    unknown = {d.number: k.number for d, k in atoms.args("next_subhand_unknown", 2)}
+    frames = []
+    for d, s, o, left in sorted(atoms.args("next_subframe", 4), key=lambda a: a[0].number):
+        frames.append({"player": state.players[s.number].name, "card": _card_of(o),
+                       "cards": sorted(cards[d.number]), "unknown": unknown.get(d.number, 0),
+                       "plays_left": left.number})
+    return frames
+
+
+def _pick_value(ctx: Context, sym: Term) -> Any:
+    if sym.type == clingo.SymbolType.Number:
+        return ctx.player(sym)
+    if sym.type == clingo.SymbolType.Function and sym.name == "" and len(sym.arguments) == 2:
+        return {"player": ctx.player(sym.arguments[0]), "card": _card_of(sym.arguments[1])}
+    return _card_of(sym)
+
+
+def _picks(ctx: Context, atoms: Atoms) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = defaultdict(list)
+    for name in ("pick", "chance"):
+        for key, value in atoms.args(name, 2):
+            out[key.name].append(_pick_value(ctx, value))
+    return {k: sorted(v, key=str) for k, v in out.items()}
+
+
+def _open_choices(ctx: Context, symbols: list[Term]) -> list[dict[str, Any]]:
+    options: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for s in symbols:
+        key, value = s.arguments
+        kind = "chance" if s.name == "chance" else "choice"
+        v = _pick_value(ctx, value)
+        if v not in options[(key.name, kind)]:
+            options[(key.name, kind)].append(v)
+    return [{"key": k, "kind": kind, "options": sorted(v, key=str)}
+            for (k, kind), v in sorted(options.items())]
+
+
+# ---- the move ----------------------------------------------------------------------------------
+def _check_choice_keys(state: TableState, game: Catalog, action: dict[str, Any],
+                       choices: dict[str, Any], seed: int | None) -> None:
+    """An unknown choice key is an input error that suggests the keys this move asks for."""
+    bad = [k for k in choices if k not in CHOICE_KEYS]
+    if not bad:
+        return
+    known = {k: v for k, v in choices.items() if k in CHOICE_KEYS}
+    asked = _asked_keys(state, game, action, known, seed)
+    raise InputError([unknown_choice_key(k, pointer("play", "choices", k), asked) for k in bad])
+
+
+def _asked_keys(state: TableState, game: Catalog, action: dict[str, Any],
+                choices: dict[str, Any], seed: int | None) -> list[str]:
+    """The choice keys of the decisions the engine finds open for this move (brave reasoning).
+    A play that would wait in the Surprise chain decides nothing yet: its keys are those of
+    closing the chain with it as the first link."""
+    try:
+        keys = _brave_keys(state, action, choices, seed, game)
+        ahead = None if keys else _as_first_link(state, action, choices, seed)
+        if ahead is not None:
+            keys = _brave_keys(ahead, {"kind": "resolve"}, choices, seed, game)
+    except InputError:
+        return []
+    return sorted(keys)
+
+
+def _brave_keys(state: TableState, action: dict[str, Any], choices: dict[str, Any],
+                seed: int | None, game: Catalog) -> set[str]:
+    facts = build_facts(state, action, choices, seed, game)
+    return {t.arguments[0].name for t in _brave(facts, _game_of(state))}
+
+
+def _as_first_link(state: TableState, action: dict[str, Any], choices: dict[str, Any],
+                   seed: int | None) -> TableState | None:
+    """The table after the move when the engine puts the card in the Surprise chain (the one
+    outcome's `pending`, rules_asp/play_chain.lp), else None."""
+    if action.get("kind", "play") != "play" or state.pending:
+        return None
+    result = apply_action(state, action, choices, seed, with_ruling=False, limit=1)
+    if not result.legal or len(result.outcomes) != 1:
+        return None
+    after = result.outcomes[0].state
+    return after if after.pending else None
+
+
+def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None = None,
+                 seed: int | None = None, *, with_ruling: bool = True,
+                 limit: int = MAX_OUTCOMES, sample: int | None = None,
+                 keep: dict[str, Any] | None = None) -> PlayResult:
+    """All outcomes of one move (up to `limit`), or why it is not legal. With `sample` (a seed),
+    one outcome picked by a randomized search, without open choices: a random player's move.
+    `keep`: the choices a new link of the Surprise chain keeps (default: `choices`)."""
+    game = catalog_for(state.edition, state.expansions)
+    choices = dict(choices or {})
+    ctx = Context(state, game)
+    card = action.get("card")
+    if action.get("kind", "play") == "play" and card is not None:
+        known = game.resolve(card) if isinstance(card, str) else None
+        if known is not None and known.type == "promo":
+            return _unknown_effect(state, game, known.id)
+    _check_choice_keys(state, game, action, choices, seed)
+    choices = chain_choices(state, game, action, choices)
+    if keep is None:
+        keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
+    facts = build_facts(state, action, choices, seed, game)
+    models, more = _solve(facts, limit, sample, _game_of(state))
+    if sample is not None:
+        more = False
+    if not models:
+        return _no_outcome(state, game, action, choices, seed)
+    first = Atoms.of(models[0])
+    illegal = first.args("illegal", 2)
+    if illegal:
+        cites = cites_of(first, ctx)
+        return PlayResult(legal=False, reasons=[f for f in findings_of(first, ctx, cites)
+                                                if f["key"] in {k.name for k, _ in illegal}])
+    outcomes: list[Outcome] = []
+    seen: set[str] = set()
+    for symbols in models:
+        atoms = Atoms.of(symbols)
+        new_state = _next_state(state, atoms, keep)
+        fingerprint = repr(new_state.to_json())
+        if fingerprint in seen:
+            continue
+        seen.add(fingerprint)
+        cites = cites_of(atoms, ctx)
+        outcomes.append(Outcome(
+            state=new_state, ruling=ruling_for(new_state, game) if with_ruling else None,
+            picks=_picks(ctx, atoms),
+            findings=[f for f in findings_of(atoms, ctx, cites)
+                      if f["key"] in play_finding_keys()]))
+    result = PlayResult(legal=True, outcomes=outcomes, truncated=more)
+    if len(outcomes) > 1 or more:
+        result.open_choices = (_open_choices(ctx, _brave(facts, _game_of(state))) if more
+                               else _open_from(outcomes))
+    reveal = [a for a in first.args("open_reveal", 2)]
+    for seat, count in reveal:
+        result.open_choices.append({"key": "reveal", "kind": "unknown",
+                                    "player": ctx.player(seat), "count": count.number})
+    return result
+
+
+def _claims_made(result: PlayResult, game: Catalog) -> PlayResult:
+    """Keep Going: where an outcome's ruling owes a claim (a legal discard move with `claim`:
+    rules_asp/legal_moves.lp), the claim is made at once, as the claimant's discard move
+    (rules_asp/play_turns.lp): its outcomes replace that outcome."""
+    if not result.legal:
+        return result
+    outcomes: list[Outcome] = []
+    for outcome in result.outcomes:
+        ruling = outcome.ruling or ruling_for(outcome.state, game)
+        claims = [m for m in ruling.get("legal_moves", [])
+                  if m.get("kind") == "discard" and m.get("claim")]
+        if not claims:
+            outcomes.append(outcome)
+            continue
+        sub = apply_action(outcome.state, {"kind": "discard", "player": claims[0]["player"]})
+        if not sub.legal or not sub.outcomes:
+            outcomes.append(outcome)
+            continue
+        outcomes += [Outcome(state=o.state, ruling=o.ruling, picks={**outcome.picks, **o.picks},
+                             findings=outcome.findings + o.findings) for o in sub.outcomes]
+    result.outcomes = outcomes
+    if len(outcomes) > 1 and not result.open_choices:
+        result.open_choices = _open_from(outcomes)
+    return result
+
+
+def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    options: dict[str, list[Any]] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    for o in outcomes:
+        for key, values in o.picks.items():
+            for v in values:
+                if v not in options[key]:
+                    options[key].append(v)
+            kinds[key] = "chance" if key in ("scramble", "taken", "random") else "choice"
+    return [{"key": k, "kind": kinds[k], "options": sorted(v, key=str)}
+            for k, v in sorted(options.items()) if len(v) > 1]
+
+
+def _unknown_effect(state: TableState, game: Catalog, card: str) -> PlayResult:
+    c = game.get(card)
+    key = "play_text_missing"
+    text = {lang: messages()[key][lang].format(c.name(lang)) for lang in LANGS}
+    reason = {"about": "play", "key": key, "args": [card], "text": text,
+              "sources": [c.source()]}
+    return PlayResult(legal=True, reasons=[reason], unknown_effect=True)
+
+
+def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
+                choices: dict[str, Any], seed: int | None) -> PlayResult:
+    """The given choices allow no outcome: say which choices are open without them."""
+    ctx = Context(state, game)
+    bare = {k: v for k, v in choices.items() if k in DRIVER_KEYS}
+    kept = by_lang("", "")
+    if action.get("kind") == "resolve" and state.pending and state.pending[0].choices:
+        # the choices kept with the chain's first play are among those tried (chain_choices)
+        kept = by_lang(**pair("errors", "no_outcome_kept"))
+        state = replace(state, pending=[replace(state.pending[0], choices={})]
+                        + state.pending[1:])
+    facts = build_facts(state, action, bare, seed, game)
+    options = _open_choices(ctx, _brave(facts, _game_of(state)))
+    listed = [f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options]
+    raise InputError(error("/play/choices", "no_outcome", [o["key"] for o in options],
+                           kept=kept, open=by_lang("; ".join(listed), "；".join(listed))))
+
+
+# ---- whole plays: a card and everything it makes the player play -------------------------------
+def play_card(state: TableState, card: str, player: str | None = None,
+              choices: dict[str, Any] | None = None, seed: int | None = None) -> PlayResult:
+    """Plays `card`; with `choices["order"]` also plays out the sub-hand it sets aside."""
+    action = {"kind": "play", "card": card, "player": player or state.active}
+    return _play_through(state, action, choices, seed)
+
+
+def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, Any] | None,
+                  seed: int | None) -> PlayResult:
+    """A play or the closing of the chain (`resolve`), and the sub-hand it sets aside played out
+    in the order `choices["order"]` gives."""
+    game = catalog_for(state.edition, state.expansions)
+    given = dict(choices or {})
+    _check_choice_keys(state, game, action, given, seed)
+    choices = dict(chain_choices(state, game, action, given))
+    # a link that waits in the chain keeps every choice given with it, `order` and `then` too
+    keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
+    order = list(choices.pop("order", []) or [])
+    then = dict(choices.pop("then", {}) or {})
+    # a step whose outcome the next step of `order` replaces needs no ruling: rulings are made
+    # for the final outcomes only (below), which saves one grounding per intermediate step
+    result = apply_action(state, action, choices, seed, with_ruling=not order, keep=keep)
+    step = 0
+    while (result.legal and order and len(result.outcomes) == 1 and not result.open_choices
+           and result.outcomes[0].state.extra.get(SUB_HANDS)):
+        nxt = order.pop(0)
+        step += 1
+        sub_choices = then.get(nxt) or then.get(_card(game, nxt, "/play/choices/order")) or {}
+        sub = apply_action(result.outcomes[0].state,
+                           {"kind": "play", "card": nxt, "player": action["player"]},
+                           sub_choices, None if seed is None else seed + step,
+                           with_ruling=not order)
+        if not sub.legal:
+            return sub
+        result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,
+                            open_choices=sub.open_choices, truncated=sub.truncated)
+    for outcome in result.outcomes:
+        if outcome.ruling is None:
+            outcome.ruling = ruling_for(outcome.state, game)
+    result = _claims_made(result, game)
+    if result.legal and len(result.outcomes) == 1 and not result.open_choices:
+        frames = result.outcomes[0].state.extra.get(SUB_HANDS)
+        if frames:  # the cards set aside still have to be played: say which, in what order
+            result.open_choices = [{"key": "order", "kind": "choice",
+                                    "options": list(frames[-1]["cards"]),
+                                    "plays_left": frames[-1]["plays_left"]}]
+    return result
+
+
+def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
+    """The contract's response to `{"state": ..., "play": {...}}` (state already parsed)."""
+    if not isinstance(play, dict) or "card" not in play and play.get("kind", "play") in (
+            "play", "surprise"):
+        raise InputError(error("/play/card", "play_card_missing"))
+    choices = play.get("choices") or {}
+    if not isinstance(choices, dict):
+        raise InputError(error("/play/choices", "play_choices_object"))
+    seed = play.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise InputError(error("/play/seed", "play_seed_integer"))
+    kind = play.get("kind", "play")
+    if kind == "play":
+        return play_card(state, play["card"], play.get("player"), choices, seed).to_json()
+    if kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
+        action = {"kind": kind, "player": play.get("player") or state.active}
+        return _play_through(state, action, choices, seed).to_json()
+    result = apply_action(state, {"kind": kind, "player": play.get("player"),
+                                  "card": play.get("card")}, choices, seed)
+    return _claims_made(result, catalog_for(state.edition, state.expansions)).to_json()
+
+
+# ---- legal actions ---------------------------------------------------------------------------
+def legal_actions(state: TableState, ruling: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The moves open now: the sub-hand being played out, else the ruling's legal moves."""
+    game = catalog_for(state.edition, state.expansions)
+    frames = _sub_hands(state, game)
+    if frames:
+        top = frames[-1]
+        return [{"kind": "play", "player": top["player"], "card": c} for c in top["cards"]]
+    ruling = ruling or ruling_for(state, game)
+    if not ruling.get("ok") or ruling.get("winner"):
+        return []
+    out: list[dict[str, Any]] = []
+    for move in ruling.get("legal_moves", []):
+        kind = move.get("kind")
+        if kind in ("play", "surprise") and move.get("card"):
+            out.append({"kind": kind, "player": move["player"], "card": move["card"]})
+        elif kind == "resolve":
+            out.append({"kind": kind, "player": move["player"]})
+        elif kind in ("draw", "play_random", "end_turn"):
+            out.append({"kind": kind, "player": move["player"]})
+        elif kind == "discard" and move.get("claim"):  # Keep Going: the claim (legal_moves.lp)
+            out.append({"kind": "discard", "player": move["player"]})
+    owed = ruling.get("discards", [])
+    turn = ruling.get("turn", {})
+    turn_done = (turn.get("play", {}).get("remaining") == 0
+                 and turn.get("draw", {}).get("remaining") == 0)
+    for name in sorted({a["player"] for a in owed}):
+        if (name != state.active or turn_done) and {"kind": "discard", "player": name} not in out:
+            out.append({"kind": "discard", "player": name})
+    if owed:
+        out = [m for m in out if m["kind"] != "end_turn"]
+    return out

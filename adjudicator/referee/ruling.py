@@ -1,0 +1,234 @@
+"""The ruling of docs/FORMATS.md from the engine's answer set.
+
+Nothing here decides a rule: this module reads the atoms the .lp files show (docs/ENGINE.md)
+and lays them out as the contract's JSON, with every finding's text in English and Chinese and
+its sources resolved to ids, kinds and URLs. `ruling_for(state)` is the one entry point;
+`ruling_text(ruling, lang)` is the command line's plain-text view.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import clingo
+
+from ..cards.catalog import Catalog, catalog_for
+from ..engine.facts import catalog_text, table_facts
+from ..engine.solve import Solution
+from ..engine.speed import batch
+from ..engine.terms import read_atoms
+from ..messages import catalog, terms, text
+from ..table.state import TableState
+from .render import Atom, Atoms, Context, args_of, cites_of, findings_of
+
+# Every kind rules_asp emits as legal_move/3 has a place here and a label below
+# (tests/rules/test_plays.py::test_every_legal_move_kind_has_a_label keeps them in step).
+MOVE_ORDER = ("draw", "play", "play_random", "free_action", "surprise", "resolve", "end_turn",
+              "discard")
+# Labels of the text view (the JSON carries ids and both languages itself).
+MOVE_LABELS = {kind: (label["en"], label["zh"])
+               for kind, label in catalog("text_view")["moves"].items()}
+
+
+def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, Any]:
+    """The ruling for a validated table state."""
+    game = catalog or catalog_for(state.edition, state.expansions)
+    # concurrent rulings of one game are grounded together (batch.py)
+    solution = batch.solve(table_facts(state, game), state.edition, state.expansions,
+                           catalog_text(game))
+    return ruling_from(state, game, solution)
+
+
+def ruling_from(state: TableState, game: Catalog, solution: Solution) -> dict[str, Any]:
+    """The ruling for `state` (of the game `game`) from the engine's `solution` for its facts
+    (`facts.table_facts`)."""
+    ctx = Context(state, game)
+    stats: dict[str, Any] = dict(solution.stats, models=solution.models)
+    if solution.warnings:
+        stats["warnings"] = solution.warnings
+    if not solution.ok:
+        key = "engine_no_model" if solution.models == 0 else "engine_many_models"
+        return {"ok": False,
+                "errors": [{"path": "", "message": ctx.text(key, [], "()"), "suggestions": []}],
+                "engine": stats}
+    atoms = Atoms.of(read_atoms(solution.symbols))
+    cites = cites_of(atoms, ctx)
+    findings = findings_of(atoms, ctx, cites)
+    errors = [str(a[0]) for a in atoms.args("engine_error", 1)]
+    if errors:
+        stats["errors"] = errors
+    ruling: dict[str, Any] = {
+        "ok": True,
+        "winner": _winner(atoms, ctx),
+        "tied": [ctx.player(a[0]) for a in atoms.args("tied", 1)],
+        "turn": _turn(atoms, state),
+        "next_player": ctx.player(atoms.one("next_player")) if atoms.one("next_player") else None,
+        "direction": atoms.one("direction").name if atoms.one("direction") else None,
+        "limits": {"hand": _number(atoms.one("hand_limit")),
+                   "keeper": _number(atoms.one("keeper_limit"))},
+        "discards": _discards(atoms, ctx),
+        "legal_moves": _legal_moves(atoms, ctx),
+        "not_yet": _not_yet(atoms, ctx, cites),
+        "rules_in_force": [ctx.json_value(a[0]) for a in atoms.args("in_force", 1)],
+        "rule_conflicts": [{"discard": ctx.json_value(a), "stands": ctx.json_value(b)}
+                           for a, b in atoms.args("superseded", 2)],
+    }
+    if state.pending:
+        outcome = atoms.one("pending_outcome")
+        ruling["pending"] = {
+            "card": state.pending[0].card,
+            "player": state.pending[0].player,
+            "outcome": outcome.name if outcome is not None else None,
+            "chain": [p.to_json() for p in state.pending],
+        }
+    ruling["findings"] = findings
+    ruling["engine"] = stats
+    return ruling
+
+
+def _number(sym: Atom | None) -> int | None:
+    return sym.number if sym is not None and sym.type == clingo.SymbolType.Number else None
+
+
+def _winner(atoms: Atoms, ctx: Context) -> str | None:
+    winners = atoms.args("winner", 1)
+    return ctx.player(winners[0][0]) if len(winners) == 1 else None
+
+
+def _turn(atoms: Atoms, state: TableState) -> dict[str, Any]:
+    total = atoms.one("play_total")
+    play: dict[str, Any] = {
+        "total": (total.number if total is not None and total.type == clingo.SymbolType.Number
+                  else total.name if total is not None else None),
+        "played": state.turn.played,
+        "remaining": _number(atoms.one("play_remaining")),
+    }
+    extra = _number(atoms.one("optional_extra"))
+    if extra is not None:
+        play["optional_extra"] = extra
+        play["optional_remaining"] = _number(atoms.one("optional_remaining")) or 0
+    return {
+        "player": state.active,
+        "draw": {"total": _number(atoms.one("draw_total")), "drawn": state.turn.drawn,
+                 "remaining": _number(atoms.one("draw_remaining"))},
+        "play": play,
+    }
+
+
+def _discards(atoms: Atoms, ctx: Context) -> list[dict[str, Any]]:
+    out = [{"player": ctx.player(s), "zone": z.name, "count": k.number, "when": w.name}
+           for s, z, k, w in atoms.args("must_discard", 4)]
+    return sorted(out, key=lambda d: (d["when"] != "now", ctx.names.index(d["player"]), d["zone"]))
+
+
+def _details(ctx: Context, details: Atom) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in args_of(details):
+        if item.type != clingo.SymbolType.Function or len(item.arguments) != 1:
+            continue
+        value = item.arguments[0]
+        if item.name == "card" and ctx.card_id(value):
+            out.update(ctx.card_json(ctx.card_id(value)))
+        elif item.name in ("any", "optional") and value.type == clingo.SymbolType.Function:
+            out[item.name] = value.name == "true"
+        else:
+            out[item.name] = ctx.json_value(value)
+    return out
+
+
+def _move_rank(ctx: Context, active: int, move: dict[str, Any]) -> tuple[int, int, str]:
+    seat = ctx.names.index(move["player"])
+    kind = move["kind"]
+    return ((seat - active) % len(ctx.names),
+            MOVE_ORDER.index(kind) if kind in MOVE_ORDER else len(MOVE_ORDER),
+            str(move.get("card", "")))
+
+
+def _legal_moves(atoms: Atoms, ctx: Context) -> list[dict[str, Any]]:
+    end_discards = defaultdict(list)
+    for s, z, k, w in atoms.args("must_discard", 4):
+        if w.name == "end_of_turn":
+            end_discards[ctx.player(s)].append({"zone": z.name, "count": k.number})
+    moves = []
+    for seat, kind, details in atoms.args("legal_move", 3):
+        move = {"player": ctx.player(seat), "kind": kind.name, **_details(ctx, details)}
+        if kind.name == "end_turn":
+            move["discards"] = end_discards.get(move["player"], [])
+        moves.append(move)
+    active = ctx.state.active_index
+    return sorted(moves, key=lambda m: _move_rank(ctx, active, m))
+
+
+def _not_yet(atoms: Atoms, ctx: Context, cites: dict) -> list[dict[str, Any]]:
+    out = []
+    for seat, kind, details, reason in atoms.args("not_yet", 4):
+        args = list(reason.arguments) if reason.type == clingo.SymbolType.Function else []
+        key = reason.name
+        out.append({"player": ctx.player(seat), "kind": kind.name, **_details(ctx, details),
+                    "reason": ctx.text(key, args, str(reason)),
+                    "sources": cites.get((key, "()"), [])})
+    active = ctx.state.active_index
+    return sorted(out, key=lambda m: _move_rank(ctx, active, m))
+
+
+def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:
+    """A plain-text view of a ruling for the command line (messages/text_view.yaml)."""
+    def say(key: str, **fields: Any) -> str:
+        return text("text_view", key, lang, **fields)
+
+    if not ruling.get("ok"):
+        return "\n".join(e["message"][lang] for e in ruling.get("errors", []))
+    lines: list[str] = []
+    turn = ruling["turn"]
+    draw, play = turn["draw"], turn["play"]
+    if ruling.get("winner"):
+        lines.append(say("winner") + ruling["winner"])
+    elif ruling.get("tied"):
+        lines.append(say("tied") + ", ".join(ruling["tied"]))
+    lines.append(say("turn") + turn["player"])
+    lines.append(say("draw", **draw))
+    lines.append(say("play", **play))
+    limits = ruling["limits"]
+    lines.append(say("limits", hand=limits["hand"] if limits["hand"] is not None else "-",
+                     keeper=limits["keeper"] if limits["keeper"] is not None else "-"))
+    words = terms()
+    for d in ruling["discards"]:
+        zone = words.get(d["zone"], {}).get(lang, d["zone"])
+        when = words.get(d["when"], {}).get(lang, d["when"])
+        lines.append(say("discard", player=d["player"], count=d["count"], zone=zone, when=when))
+    if ruling.get("next_player"):
+        lines.append(say("next_player") + ruling["next_player"])
+    lines.append("")
+    lines.append(say("legal_moves"))
+    for m in ruling["legal_moves"]:
+        lines.append(f"  - {m['player']}: {_move_words(m, lang)}")
+    for m in ruling.get("not_yet", []):
+        lines.append(f"  x {m['player']}: {_move_words(m, lang)} - {m['reason'][lang]}")
+    lines.append("")
+    lines.append(say("findings"))
+    for f in ruling["findings"]:
+        ids = ", ".join(s["id"] for s in f["sources"])
+        lines.append(f"  [{f['about']}] {f['text'][lang]}  ({ids})")
+    if "pending" in ruling:
+        p = ruling["pending"]
+        lines.append(say("pending") + f"{p['card']} -> {p['outcome']}")
+    return "\n".join(lines)
+
+
+def _move_words(move: dict[str, Any], lang: str) -> str:
+    """A legal move in words: its kind and what it names (card, count, chooser)."""
+    en, zh = MOVE_LABELS.get(move["kind"], (move["kind"], move["kind"]))
+    parts = [zh if lang == "zh" else en]
+    if "name" in move:
+        parts.append(move["name"][lang])
+    if "zone" in move:
+        parts.append(terms().get(move["zone"], {}).get(lang, move["zone"]))
+    if "count" in move:
+        parts.append(str(move["count"]))
+    if "chosen_by" in move:
+        parts.append(text("text_view", "chosen_by", lang, player=move["chosen_by"]))
+    if move.get("optional"):
+        parts.append(text("text_view", "optional", lang))
+    return " ".join(parts)
+

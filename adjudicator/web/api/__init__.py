@@ -1,0 +1,1 @@
+"""The JSON endpoints: one blueprint module each (ruling, play, knowledge, openapi)."""

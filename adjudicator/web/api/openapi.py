@@ -1,0 +1,383 @@
+"""Blueprint openapi_api: `GET /api/openapi.json`, the OpenAPI 3.1 description of the JSON API.
+
+The schemas follow docs/FORMATS.md: the table state, the ruling, a play and its outcomes, the
+knowledge endpoints, and the one error shape every 4xx answer carries. `spec(routes)` lists only
+the operations the running app really serves, so the description never promises a missing
+endpoint; the fuzz tests (tests/web/test_fuzz_api.py) check the app against it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify
+
+from ... import __version__
+from ...cards.catalog import EDITIONS, EXPANSIONS
+from ...table.reader import MAX_COUNT, MAX_ITEMS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+
+JSON = "application/json"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _array(items: dict[str, Any], max_items: int = MAX_ITEMS) -> dict[str, Any]:
+    return {"type": "array", "items": items, "maxItems": max_items}
+
+
+COUNT = {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}
+CARD_NAME = {"type": "string", "description": "a card's id, English or Chinese name",
+             "examples": ["Draw 2", "draw_2", "抓2张牌"]}
+CARDS = _array(CARD_NAME)
+TEXT = _ref("Text")
+
+SCHEMAS: dict[str, Any] = {
+    "Text": {
+        "type": "object", "description": "the same words in English and Chinese",
+        "properties": {"en": {"type": ["string", "null"]}, "zh": {"type": ["string", "null"]}},
+    },
+    "Error": {
+        "type": "object",
+        "description": "every error answer (CONTRACT.md, \"Errors\")",
+        "required": ["ok", "errors"],
+        "properties": {
+            "ok": {"const": False},
+            "errors": {"type": "array", "minItems": 1, "items": _ref("ErrorItem")},
+        },
+    },
+    "ErrorItem": {
+        "type": "object",
+        "required": ["path", "message", "suggestions"],
+        "properties": {
+            "path": {"type": "string", "description": "JSON pointer to the field at fault"},
+            "message": {"type": "object", "required": ["en", "zh"],
+                        "properties": {"en": {"type": "string"}, "zh": {"type": "string"}}},
+            "suggestions": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+    "Source": {
+        "type": "object", "required": ["id", "kind", "url"],
+        "properties": {"id": {"type": "string", "examples": ["faq:002-01", "rulebook:limits"]},
+                       "kind": {"type": "string"}, "url": {"type": "string"}},
+    },
+    "Player": {
+        "type": "object", "required": ["name"],
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+            "hand": CARDS,
+            "hand_size": COUNT,
+            "keepers": CARDS,
+            "creepers": CARDS,
+            "claimed_goals": dict(CARDS, description=(
+                "Keep Going (Math Fluxx, rulebook keep-going): the Goals this player has claimed, "
+                "in front of them and not on the table; optional, default empty, written only "
+                "when not empty")),
+        },
+    },
+    "Turn": {
+        "type": "object",
+        "properties": {"hand_at_start": COUNT, "drawn": COUNT, "played": COUNT},
+    },
+    "PendingPlay": {
+        "type": "object", "required": ["player", "card"],
+        "properties": {"player": {"type": "string"}, "card": CARD_NAME,
+                       "choices": {"type": "object",
+                                   "description": "the choices given with this play or Surprise "
+                                                  "(docs/PLAYS.md, choice keys): the first "
+                                                  "link's are used when the chain is closed"}},
+    },
+    "TableState": {
+        "type": "object",
+        "description": "a table state (CONTRACT.md, \"Table state\")",
+        "required": ["players", "active"],
+        "properties": {
+            "edition": {"enum": list(EDITIONS), "default": "fluxx"},
+            "expansions": _array({"enum": list(EXPANSIONS)}),
+            "players": {"type": "array", "items": _ref("Player"),
+                        "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS},
+            "active": {"type": "string", "description": "the name of the player whose turn it is"},
+            "rules": CARDS,
+            "goals": CARDS,
+            "turn": _ref("Turn"),
+            "draw_pile": {"oneOf": [COUNT, CARDS]},
+            "discard_pile": CARDS,
+            "pending": _array(_ref("PendingPlay")),
+        },
+    },
+    "Finding": {
+        "type": "object", "required": ["about", "text", "sources"],
+        "properties": {"about": {"type": "string"}, "key": {"type": "string"}, "text": TEXT,
+                       "sources": {"type": "array", "items": _ref("Source")}},
+    },
+    "Move": {
+        "type": "object", "required": ["player", "kind"],
+        "properties": {"player": {"type": "string"}, "kind": {"type": "string"},
+                       "card": {"type": "string"}, "name": TEXT,
+                       "claim": {"type": "string", "description": (
+                           "a discard move that makes a Keep Going claim: the Goal claimed "
+                           "(zone keepers, count: the Keepers used, discarded with it)")}},
+    },
+    "Ruling": {
+        "type": "object",
+        "description": "a ruling (CONTRACT.md, \"Ruling\")",
+        "required": ["ok", "winner", "tied", "turn", "limits", "discards", "legal_moves",
+                     "findings"],
+        "properties": {
+            "ok": {"const": True},
+            "winner": {"type": ["string", "null"]},
+            "tied": {"type": "array", "items": {"type": "string"}},
+            "turn": {
+                "type": "object", "required": ["player", "draw", "play"],
+                "properties": {
+                    "player": {"type": "string"},
+                    "draw": {"type": "object", "required": ["total", "drawn", "remaining"]},
+                    "play": {"type": "object", "required": ["total", "played", "remaining"],
+                             "properties": {"total": {"type": ["integer", "string", "null"]}}},
+                },
+            },
+            "limits": {"type": "object", "required": ["hand", "keeper"],
+                       "properties": {"hand": {"type": ["integer", "null"]},
+                                      "keeper": {"type": ["integer", "null"]}}},
+            "discards": {"type": "array", "items": {
+                "type": "object", "required": ["player", "zone", "count", "when"],
+                "properties": {"zone": {"enum": ["hand", "keepers"]},
+                               "when": {"enum": ["now", "end_of_turn"]}}}},
+            "legal_moves": {"type": "array", "items": _ref("Move")},
+            "pending": {"type": "object", "required": ["card", "outcome"]},
+            "findings": {"type": "array", "items": _ref("Finding")},
+        },
+    },
+    "EngineFailure": {
+        "type": "object",
+        "description": "the engine found no single ruling for a well-formed table (no answer "
+                       "set, or more than one): reported, never a silent pick",
+        "required": ["ok", "errors"],
+        "properties": {"ok": {"const": False},
+                       "errors": {"type": "array", "items": _ref("ErrorItem")},
+                       "engine": {"type": "object"}},
+    },
+    "PlayRequest": {
+        "type": "object", "required": ["state", "play"],
+        "properties": {
+            "state": _ref("TableState"),
+            "play": {"type": "object", "required": ["card"],
+                     "properties": {"card": CARD_NAME, "player": {"type": "string"},
+                                    "choices": {"type": "object"},
+                                    "seed": {"type": "integer",
+                                             "description": "fixes the random choices"}}},
+        },
+    },
+    "PlayAnswer": {
+        "type": "object",
+        "description": "the outcomes of a play (CONTRACT.md, \"Playing a card\")",
+        "required": ["ok", "legal"],
+        "properties": {
+            "ok": {"type": "boolean"},
+            "legal": {"type": "boolean"},
+            "reasons": {"type": "array"},
+            "outcomes": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"state": {"type": "object"}, "ruling": {"type": "object"}}}},
+        },
+    },
+    "Results": {
+        "type": "object", "required": ["ok", "count", "results"],
+        "properties": {"ok": {"const": True}, "query": {"type": ["string", "null"]},
+                       "count": {"type": "integer", "minimum": 0},
+                       "results": {"type": "array", "items": {
+                           "type": "object", "required": ["id", "url"],
+                           "properties": {"id": {"type": "string"}, "url": {"type": "string"}}}}},
+    },
+    "FaqEntry": {
+        "type": "object", "required": ["id", "cards"],
+        "properties": {"id": {"type": "string"}, "question": TEXT,
+                       "cards": {"type": "array", "items": {"type": "object"}}},
+    },
+    "Card": {
+        "type": "object", "required": ["id", "type", "name", "text", "sources"],
+        "properties": {"id": {"type": "string"}, "type": {"type": "string"}, "name": TEXT,
+                       "text": TEXT, "sources": {"type": "array", "items": _ref("Source")}},
+    },
+    "CardList": {
+        "type": "object", "required": ["ok", "edition", "cards"],
+        "properties": {"ok": {"const": True}, "edition": {"type": "string"},
+                       "count": {"type": "integer"},
+                       "cards": {"type": "array", "items": _ref("Card")}},
+    },
+    "Rulebook": {
+        "type": "object", "required": ["sections"],
+        "properties": {"sections": {"type": "array", "items": {
+            "type": "object", "required": ["anchor", "title", "url"],
+            "properties": {"anchor": {"type": "string"}, "title": TEXT,
+                           "url": {"type": "string"}}}},
+            "glossary": {"type": "array"}},
+    },
+    "SourceInfo": {
+        "type": "object", "required": ["id", "kind", "url"],
+        "properties": {"id": {"type": "string"}, "kind": {"type": "string"},
+                       "url": {"type": "string"}, "exists": {"type": "boolean"}},
+    },
+    "Coverage": {
+        "type": "object", "required": ["counts", "entries"],
+        "properties": {"counts": {"type": "object"},
+                       "entries": {"type": "array", "items": {"type": "object"}}},
+    },
+}
+
+
+# The contract's own example table: the fuzzer starts from it, so the engine is exercised too.
+EXAMPLE_STATE: dict[str, Any] = {
+    "edition": "fluxx",
+    "players": [{"name": "Ann", "hand": ["Draw 2", "爱"], "keepers": ["Peace"]},
+                {"name": "Bo", "hand_size": 3, "keepers": []}],
+    "active": "Ann",
+    "rules": ["Draw 3", "Inflation"],
+    "goals": ["Hippyism"],
+    "turn": {"hand_at_start": 2, "drawn": 0, "played": 0},
+    "discard_pile": ["Jackpot"],
+}
+
+
+def _body(schema: dict[str, Any], example: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {JSON: {"schema": schema, "example": example}}}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {400: "bad input", 404: "no such entry", 413: "the request body is too large",
+             405: "method not allowed"}
+    return {str(c): _json(_ref("Error"), words[c]) for c in codes}
+
+
+def _query(name: str, description: str, schema: dict[str, Any] | None = None,
+           required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": required, "description": description,
+            "schema": schema or {"type": "string"}}
+
+
+def _path(name: str, description: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "string", "minLength": 1}}
+
+
+LIMIT = _query("limit", "how many results (1..100)", {"type": "integer", "minimum": 1,
+                                                       "maximum": 100})
+EDITION = _query("edition", "an edition id: fluxx, math, fluxxnomic")
+
+# (method, Flask rule) -> operation
+OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
+    ("post", "/api/ruling"): {
+        "operationId": "ruling", "summary": "The ruling for a table state",
+        "requestBody": _body(_ref("TableState"), EXAMPLE_STATE),
+        "responses": {"200": _json({"anyOf": [_ref("Ruling"), _ref("EngineFailure")]},
+                                   "the ruling"),
+                      **_errors(400, 413)},
+    },
+    ("post", "/api/play"): {
+        "operationId": "play", "summary": "The outcomes of playing a card",
+        "requestBody": _body(_ref("PlayRequest"),
+                             {"state": EXAMPLE_STATE, "play": {"card": "Draw 2"}}),
+        "responses": {"200": _json(_ref("PlayAnswer"), "legal or not, and the outcomes"),
+                      **_errors(400, 413)},
+    },
+    ("get", "/api/faq"): {
+        "operationId": "faq", "summary": "FAQ entries, best first for a query",
+        "parameters": [_query("q", "words in English or Chinese", {"type": "string",
+                                                                    "maxLength": 500}),
+                       LIMIT, _query("card", "only entries about this card"),
+                       _query("topic", "only entries on this topic"), EDITION,
+                       _query("scope", "only entries of this scope")],
+        "responses": {"200": _json(_ref("Results"), "the matching entries"), **_errors(400)},
+    },
+    ("get", "/api/faq/coverage"): {
+        "operationId": "faqCoverage", "summary": "Which FAQ entries the scenarios adjudicate",
+        "responses": {"200": _json(_ref("Coverage"), "every entry and its status"),
+                      **_errors(400)},
+    },
+    ("get", "/api/faq/<entry_id>"): {
+        "operationId": "faqEntry", "summary": "One FAQ entry",
+        "parameters": [_path("entry_id", "an entry id such as 002-01")],
+        "responses": {"200": _json(_ref("FaqEntry"), "the entry"), **_errors(400, 404)},
+    },
+    ("get", "/api/cards"): {
+        "operationId": "cards", "summary": "Every card of an edition",
+        "parameters": [EDITION],
+        "responses": {"200": _json(_ref("CardList"), "the cards"), **_errors(400)},
+    },
+    ("get", "/api/cards/<card_id>"): {
+        "operationId": "card", "summary": "One card, with its FAQ entries",
+        "parameters": [_path("card_id", "a card id or name"), EDITION],
+        "responses": {"200": _json(_ref("Card"), "the card"), **_errors(400, 404)},
+    },
+    ("get", "/api/rulebook"): {
+        "operationId": "rulebook", "summary": "The rulebook sections and the glossary",
+        "responses": {"200": _json(_ref("Rulebook"), "the rulebook"), **_errors(400)},
+    },
+    ("get", "/api/sources/<path:source_id>"): {
+        "operationId": "source", "summary": "Is this citable source real, and where it opens",
+        "parameters": [_path("source_id", "a source id such as faq:002-01")],
+        "responses": {"200": _json(_ref("SourceInfo"), "the source"), **_errors(400, 404)},
+    },
+    ("get", "/api/search"): {
+        "operationId": "search", "summary": "Every kind of source, best first",
+        "parameters": [_query("q", "words in English or Chinese", {"type": "string",
+                                                                    "maxLength": 500},
+                              required=True),
+                       _query("kinds", "comma-separated kinds (faq, rulebook, card)"),
+                       _query("edition", "a catalog (fluxx, math, fluxxnomic, creepers, "
+                              "surprises): only its cards and the FAQ entries of its game "
+                              "(an expansion's game is fluxx; entries tied to no edition "
+                              "stay); rulebook passages always stay"),
+                       LIMIT],
+        "responses": {"200": _json(_ref("Results"), "the matches"), **_errors(400)},
+    },
+    ("get", "/api/openapi.json"): {
+        "operationId": "openapi", "summary": "This description",
+        "responses": {"200": _json({"type": "object"}, "the OpenAPI document")},
+    },
+}
+
+
+def openapi_path(rule: str) -> str:
+    """A Flask rule as an OpenAPI path: /api/cards/<card_id> -> /api/cards/{card_id}."""
+    return re.sub(r"<(?:[a-z_]+:)?([A-Za-z_]\w*)>", r"{\1}", rule)
+
+
+def spec(routes: Iterable[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """The OpenAPI document; `routes` (method, Flask rule) limits it to what the app serves."""
+    served = None if routes is None else {(m.lower(), r) for m, r in routes}
+    paths: dict[str, dict[str, Any]] = {}
+    for (method, rule), operation in OPERATIONS.items():
+        if served is not None and (method, rule) not in served:
+            continue
+        paths.setdefault(openapi_path(rule), {})[method] = operation
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Fluxx Adjudicator",
+            "version": __version__,
+            "description": "A rules referee for the card game Fluxx: rulings from a table "
+                           "state, every conclusion cited. Every error answer is "
+                           "{\"ok\": false, \"errors\": [{path, message {en, zh}, "
+                           "suggestions}]}.",
+        },
+        "paths": paths,
+        "components": {"schemas": SCHEMAS},
+    }
+
+
+bp = Blueprint("openapi_api", __name__)
+
+
+@bp.get("/api/openapi.json")
+def openapi_json() -> Any:
+    routes = [(method, rule.rule) for rule in current_app.url_map.iter_rules()
+              for method in rule.methods or () if method not in ("HEAD", "OPTIONS")]
+    return jsonify(spec(routes))

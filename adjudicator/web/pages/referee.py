@@ -1,0 +1,139 @@
+"""What the HTML pages ask of the rest of the referee, in one place.
+
+The pages never decide a rule: they read a state with the state reader, ask the engine for the
+ruling and the play module for outcomes, and look cards and sources up in the catalogs and the
+knowledge store. This module holds those calls and the small view helpers the templates use
+(a card by id, a source's label, moves grouped by player).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import sqlite_utils
+from flask import g
+
+from ...cards.catalog import Card, catalog_for
+from ...errors import InputError
+from ...i18n import current_lang, messages, pick, t
+from ...table.reader import UNKNOWN_CARD
+from ...table.state import TableState
+
+
+def store() -> sqlite_utils.Database:
+    """This request's connection to the knowledge store (tests point STORE_PATH elsewhere)."""
+    from ...knowledge.appdb import get_db
+
+    return get_db()
+
+
+def read_state(data: dict[str, Any]) -> TableState:
+    """A validated table (card names resolved to ids); InputError naming each bad field."""
+    from ...table.reader import parse_state
+
+    return parse_state(data)
+
+
+def rule(table: TableState) -> dict[str, Any]:
+    """The ruling of docs/FORMATS.md for a validated table."""
+    from ...referee.ruling import ruling_for
+
+    return ruling_for(table)
+
+
+def play(table: TableState, card: str, player: str | None,
+         kind: str = "play") -> dict[str, Any]:
+    """The outcomes of a move (the answer of POST /api/play): playing `card`, a Surprise
+    answering the open chain (`kind="surprise"`), or closing the chain (`"resolve"`, no card)."""
+    from ...referee.moves import play_response
+
+    request: dict[str, Any] = {"kind": kind} if kind != "play" else {}
+    if kind != "resolve":
+        request["card"] = card
+    if player:
+        request["player"] = player
+    return play_response(table, request)
+
+
+# --- view helpers (Jinja globals) ----------------------------------------------------------
+
+def card_info(card_id: str, edition: str = "fluxx",
+              expansions: list[str] | tuple[str, ...] = ()) -> Card | None:
+    """The catalog card a table refers to, or None for an id no catalog knows."""
+    try:
+        catalog = catalog_for(edition, expansions)
+    except ValueError:
+        return None
+    return catalog.cards.get(card_id) or catalog.resolve(card_id)
+
+
+@cache
+def _card_by_source(source_id: str) -> Card | None:
+    ref = source_id.removeprefix("card:")
+    edition, _, card_id = ref.rpartition("/")
+    return card_info(card_id, edition or "fluxx")
+
+
+def _rulebook_parts() -> dict[str, str]:
+    """anchor -> part (rulebook, glossary, math) of every rulebook section, once per request."""
+    if "rulebook_parts" not in g:
+        from ...knowledge.queries import rulebook
+
+        g.rulebook_parts = {s["anchor"]: s["part"] for s in rulebook(db=store())}
+    return g.rulebook_parts
+
+
+def source_label(src: dict[str, Any]) -> str:
+    """A citation's words in the page's language: "Rulebook: How to Win", "FAQ 002-65: ..."."""
+    source_id = str(src.get("id", ""))
+    kind, _, ref = source_id.partition(":")
+    kind = src.get("kind") or kind
+    lang = current_lang()
+    if kind == "card":
+        card = _card_by_source(source_id)
+        if card:
+            return card.name(lang)
+    try:
+        from ...knowledge.queries import source
+
+        title = pick(source(source_id, db=store()).get("title"))
+        part = _rulebook_parts().get(ref, "rulebook") if kind == "rulebook" else kind
+    except (InputError, LookupError, OSError):
+        title, part = "", kind
+    prefix = f"source.{part}"  # the label of the part (messages/ui.yaml)
+    if prefix in messages() and title:
+        return t(prefix, lang, ref=ref) + t("list.colon", lang) + title
+    return title or source_id
+
+
+def moves_by_player(state: dict[str, Any], ruling: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ruling's legal moves grouped per player, in seat order (players without any last)."""
+    seats = [p.get("name") for p in state.get("players", [])]
+    groups: dict[str, list[dict[str, Any]]] = {name: [] for name in seats}
+    for move in ruling.get("legal_moves", []):
+        groups.setdefault(move.get("player"), []).append(move)
+    return [{"player": name, "moves": moves} for name, moves in groups.items()]
+
+
+def whatif_moves(state: dict[str, Any], ruling: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """player -> card -> the move kind its "What if" button posts: every known card of the
+    active hand is tried as a `play`; a card the ruling lists as a legal Surprise answering the
+    open chain (whoever holds it) as a `surprise`. An unknown card ("?") gets no button."""
+    buttons: dict[str, dict[str, str]] = {}
+    for player in state.get("players", []):
+        if player.get("name") == state.get("active"):
+            buttons[player["name"]] = {c: "play" for c in player.get("hand") or []
+                                       if isinstance(c, str) and c != UNKNOWN_CARD}
+    for move in ruling.get("legal_moves", []):
+        if move.get("kind") == "surprise" and move.get("card") not in (None, UNKNOWN_CARD):
+            buttons.setdefault(move.get("player"), {})[move["card"]] = "surprise"
+    return buttons
+
+
+def active_hand(state: dict[str, Any]) -> list[str]:
+    """The card ids in the active player's hand (empty when only its size is known)."""
+    for player in state.get("players", []):
+        if player.get("name") == state.get("active"):
+            return list(player.get("hand") or [])
+    return []

@@ -1,0 +1,338 @@
+"""Blueprint `ui`: the table editor (`/`), the ruling (`/ruling`), "what if I play this?",
+the language switch, and what every response carries (security headers, the CSRF token).
+
+Progressive enhancement: every form here is a plain HTML form the server renders an answer to;
+htmx (static/vendor) and static/js/editor.js only make the same requests inline. A ruling's URL
+is its permalink: `/ruling?state=<base64url of compact JSON>` reproduces it anywhere. A POSTed
+ruling answers with a redirect to that permalink (so reloading never re-posts).
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import (
+    Blueprint,
+    Response,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from ...cards.catalog import EDITIONS, EXPANSIONS
+from ...errors import InputError, error
+from ...i18n import (
+    COOKIE,
+    LANGS,
+    current_lang,
+    field_words,
+    messages,
+    pick,
+    t,
+    valid_lang,
+)
+from . import referee
+from .forms import decode_state, encode_state, form_from_state, state_from_form
+
+bp = Blueprint("ui", __name__)
+
+CSRF_FIELD = "csrf_token"
+# The editor's JSON twin when it holds no table yet: the contract's input format, empty.
+EMPTY_STATE: dict[str, Any] = {
+    "edition": "fluxx", "expansions": [], "players": [], "active": None, "rules": [],
+    "goals": [], "turn": {}, "discard_pile": [], "pending": [],
+}
+# No inline script or style anywhere: all JS and CSS are static files of this origin.
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+])
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+@bp.record_once
+def _configure(state: Any) -> None:
+    app = state.app
+    # The CSRF token lives in the signed session cookie: it needs a secret, the same in every
+    # worker process (a form rendered by one worker is posted to another): from the
+    # environment, else kept in a private file beside the knowledge store.
+    if not app.secret_key:
+        app.secret_key = (os.environ.get("FLUXX_SECRET_KEY") or os.environ.get("SECRET_KEY")
+                          or (secrets.token_hex(32) if app.testing else _machine_secret()))
+    if app.config.get("SESSION_COOKIE_SAMESITE") is None:
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    app.jinja_env.globals.update(
+        t=t, pick=pick, field_words=field_words, csrf_token=csrf_token,
+        lang_url=lang_url, source_label=referee.source_label, card_info=referee.card_info,
+        ui_keys=messages(),
+    )
+
+
+def _machine_secret() -> str:
+    """A random secret made once per machine and user (mode 0600), shared by all workers."""
+    from ...knowledge.store import cache_dir
+
+    try:
+        folder = cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "secret_key"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            secret = path.read_text(encoding="ascii").strip()
+            if len(secret) >= 32:
+                return secret
+            raise OSError(f"{path} holds no usable secret") from None
+        with os.fdopen(fd, "w", encoding="ascii") as handle:
+            secret = secrets.token_hex(32)
+            handle.write(secret)
+        return secret
+    except OSError:
+        return secrets.token_hex(32)  # no writable cache: this process's own secret
+
+
+@bp.app_context_processor
+def _page_context() -> dict[str, Any]:
+    return {"lang": current_lang(), "langs": LANGS}
+
+
+@bp.after_app_request
+def _headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    chosen = valid_lang(request.args.get("lang"))
+    if chosen and request.cookies.get(COOKIE) != chosen:
+        response.set_cookie(COOKIE, chosen, max_age=365 * 24 * 3600, samesite="Lax",
+                            httponly=True)
+    if "text/html" in response.content_type:
+        response.vary.add("Cookie")
+        response.vary.add("Accept-Language")
+    return response
+
+
+@bp.errorhandler(InputError)
+def _input_error(err: InputError):
+    """Inline requests (htmx) get the error display alone, to show where the answer would go."""
+    if is_htmx() and not wants_json():
+        return render_template("partials/errors.html", error=err.to_json(),
+                               error_state=None), err.status
+    from .. import error_response
+
+    return error_response(err)
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+def csrf_token() -> str:
+    token = session.get(CSRF_FIELD)
+    if not token:
+        token = session[CSRF_FIELD] = secrets.token_urlsafe(32)
+    return token
+
+
+def check_csrf() -> None:
+    sent = request.form.get(CSRF_FIELD) or request.headers.get("X-CSRF-Token") or ""
+    expected = session.get(CSRF_FIELD) or ""
+    if not (expected and hmac.compare_digest(sent, expected)):
+        raise InputError(error("/csrf_token", "csrf_refused"), status=403)
+
+
+def lang_url(code: str) -> str:
+    """This page's URL in the language `code` (GET pages keep their query)."""
+    args = request.args.to_dict(flat=False)
+    args["lang"] = [code]
+    return request.path + "?" + urlencode(args, doseq=True)
+
+
+def wants_json() -> bool:
+    if request.args.get("format") == "json":
+        return True
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _editor(values: dict[str, Any], errors: dict[str, Any] | None = None,
+            state: dict[str, Any] | None = None, pasted: str = "", status: int = 200,
+            json_url: str | None = None):
+    return render_template(
+        "editor.html", form=values, error=errors, error_state=state, pasted=pasted,
+        editions=EDITIONS, expansions=EXPANSIONS, json_url=json_url,
+    ), status
+
+
+def _default_values() -> dict[str, Any]:
+    return form_from_state({"edition": "fluxx", "players": [{"name": ""}, {"name": ""}]},
+                           current_lang())
+
+
+# --- routes --------------------------------------------------------------------------------
+
+@bp.get("/")
+def editor():
+    """The editor, empty or filled from a permalink's state. Its JSON twin is that state."""
+    token = request.args.get("state")
+    state = decode_state(token) if token else None
+    if wants_json():
+        return jsonify(state if state is not None else EMPTY_STATE)
+    values = form_from_state(state, current_lang()) if state else _default_values()
+    return _editor(values, json_url=url_for("ui.editor", state=token, format="json"))
+
+
+@bp.post("/")
+def editor_load():
+    """Load a pasted JSON/YAML state into the editor's fields (the "Load" button)."""
+    check_csrf()
+    pasted = request.form.get("state_text", "")
+    try:
+        state = state_from_form(request.form)
+    except InputError as err:
+        return _editor(_default_values(), err.to_json(), pasted=pasted, status=err.status)
+    return _editor(form_from_state(state, current_lang()))
+
+
+@bp.get("/ruling")
+def ruling_page():
+    token = request.args.get("state")
+    if not token:
+        if wants_json():
+            # a JSON client cannot follow a redirect to the editor: say what is missing
+            raise InputError(error("/state", "ruling_without_state"))
+        # to the editor, in the language asked for (?lang= outranks the cookie there too)
+        return redirect(url_for("ui.editor", lang=valid_lang(request.args.get("lang"))))
+    data = decode_state(token)
+    table = referee.read_state(data)
+    ruling = referee.rule(table)
+    if wants_json():
+        return jsonify(ruling)
+    return render_template("ruling.html", **_ruling_context(table, ruling))
+
+
+@bp.post("/ruling")
+def ruling_post():
+    check_csrf()
+    data: dict[str, Any] | None = None
+    try:
+        data = state_from_form(request.form)
+        table = referee.read_state(data)
+        ruling = referee.rule(table)
+    except InputError as err:
+        if is_htmx():
+            return render_template("partials/errors.html", error=err.to_json(),
+                                   error_state=data), err.status
+        values = form_from_state(data, current_lang()) if data else _default_values()
+        return _editor(values, err.to_json(), state=data,
+                       pasted=request.form.get("state_text", ""), status=err.status)
+    token = encode_state(table.to_json())
+    permalink = url_for("ui.ruling_page", state=token)
+    if is_htmx():
+        # the address bar gets the permalink (Back/forward and reloading keep the table), and
+        # the page's language switch is swapped (out of band) for links that keep it too
+        lang_links = {code: url_for("ui.ruling_page", state=token, lang=code) for code in LANGS}
+        response = Response(render_template("partials/ruling_result.html",
+                                            **_ruling_context(table, ruling),
+                                            lang_links=lang_links), mimetype="text/html")
+        response.headers["HX-Push-Url"] = permalink
+        return response
+    return redirect(permalink, code=303)
+
+
+@bp.post("/ruling/play")
+def play_post():
+    """ "What if I play this?": the outcomes of one play from the ruling's table."""
+    check_csrf()
+    table = referee.read_state(decode_state(request.form.get("state", "")))
+    # the move a What-if button stands for (docs/PLAYS.md): a play, a Surprise answering the
+    # open chain, or closing the chain (`resolve`, no card: the chain's first card is named)
+    kind = request.form.get("kind") or "play"
+    card = request.form.get("card", "")
+    player = request.form.get("player") or table.active
+    answer = referee.play(table, card, player, kind)
+    if wants_json():
+        return jsonify(answer)
+    if kind == "resolve" and table.pending:
+        card = table.pending[0].card
+    token = encode_state(table.to_json())
+    context = {
+        "answer": answer, "card": card, "player": player, "kind": kind,
+        "outcomes": [_outcome_context(o) for o in answer.get("outcomes", [])],
+        "permalink": url_for("ui.ruling_page", state=token),
+        "edition": table.edition, "expansions": list(table.expansions),
+    }
+    if is_htmx():
+        return render_template("partials/play_result.html", **context)
+    # this page answers a POST: its language links lead to the ruling it came from (a GET)
+    lang_links = {code: url_for("ui.ruling_page", state=token, lang=code) for code in LANGS}
+    return render_template("play.html", **context, lang_links=lang_links)
+
+
+@bp.get("/lang/<code>")
+def switch_lang(code: str):
+    """Switch language and go back (for links that cannot carry ?lang=)."""
+    target = request.args.get("next", "/")
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        target = "/"  # only this site's pages: no open redirect
+    response = redirect(target)
+    if valid_lang(code):
+        response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax",
+                            httponly=True)
+    return response
+
+
+# --- view models ---------------------------------------------------------------------------
+
+def _ruling_context(table: Any, ruling: dict[str, Any]) -> dict[str, Any]:
+    state = table.to_json()
+    token = encode_state(state)
+    return {
+        "table": state,
+        "ruling": ruling,
+        "state_token": token,
+        "permalink": url_for("ui.ruling_page", state=token),
+        "edit_url": url_for("ui.editor", state=token),
+        "json_url": url_for("ui.ruling_page", state=token, format="json"),
+        "moves": referee.moves_by_player(state, ruling),
+        "active_hand": referee.active_hand(state),
+        "whatif": referee.whatif_moves(state, ruling),
+    }
+
+
+def _outcome_context(outcome: dict[str, Any]) -> dict[str, Any]:
+    state = outcome.get("state") or {}
+    token = encode_state(state) if state else ""
+    ruling = outcome.get("ruling") or {}
+    # what the play itself did (a rule placed, an action resolved...): the findings the new
+    # table's ruling does not already state
+    stated = {f.get("key") for f in ruling.get("findings", [])}
+    return {
+        "state": state,
+        "ruling": ruling,
+        "choices": outcome.get("choices") or {},
+        "play_findings": [f for f in outcome.get("play_findings") or []
+                          if f.get("key") not in stated],
+        "permalink": url_for("ui.ruling_page", state=token) if token else None,
+    }

@@ -1,0 +1,133 @@
+"""The `fluxx-adjudicator` command line: the knowledge commands (`faq`, `build-store`, faq/load.py),
+output piped into a reader that is already gone (no traceback, a quiet exit), and the `faq`
+command's query limit (the API's, exit 2, in both languages). `rule` and `play` are tested with
+the engine and the plays (tests/engine/test_engine.py, tests/rules/test_plays.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from adjudicator.cli import EXIT_BROKEN_PIPE, main
+from adjudicator.knowledge.search import MAX_QUERY
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ---- the knowledge commands: faq, build-store, faq/load.py --------------------------------------
+
+def test_cli_faq(capsys):
+    assert main(["faq", "无手牌奖励", "抓5张牌"]) == 0
+    out = capsys.readouterr().out
+    assert "[002-63]" in out and "/faq/002-63" in out
+    assert "Rulebook" in out
+
+
+def test_cli_faq_json(capsys):
+    assert main(["faq", "Double Agenda empty slot", "--json", "--limit", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["faq"][0]["id"] == "002-74"
+    assert len(data["faq"]) <= 2 and all(r["kind"] == "rulebook" for r in data["rulebook"])
+
+
+def test_cli_faq_bad_limit(capsys):
+    assert main(["faq", "draw", "--limit", "0"]) == 2
+    assert "limit" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_cli_build_store(tmp_path: Path, capsys):
+    target = tmp_path / "built.db"
+    assert main(["build-store", "--path", str(target)]) == 0
+    assert target.is_file()
+    assert "83 faq" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_load_script_rebuilds_the_store(tmp_path: Path):
+    import subprocess
+    import sys
+
+    from adjudicator.resources import faq_dir
+
+    target = tmp_path / "loaded.db"
+    done = subprocess.run([sys.executable, str(faq_dir() / "load.py"), str(target)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert str(target) in done.stdout
+    from adjudicator.knowledge import store
+
+    assert store.built_from(target) == store.fingerprint()
+
+
+# ---- a pipe closed early: no traceback, a quiet exit --------------------------------------------
+
+STATE_YAML = """\
+players:
+  - {name: Ann, hand: [Draw 2, Jackpot!]}
+  - {name: Bo, hand_size: 3, keepers: [Love]}
+active: Ann
+rules: [Draw 3]
+"""
+
+
+def _run_into_closed_pipe(args: list[str], stdin: str = "") -> subprocess.CompletedProcess:
+    """The CLI with its stdout a pipe whose reader has already gone (`| head` that is done)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "adjudicator.cli", *args], stdout=write_end,
+            stderr=subprocess.PIPE, input=stdin.encode(), cwd=ROOT, timeout=120,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize("args, stdin", [(["faq", "draw"], ""),
+                                         (["faq", "draw", "--json"], ""),
+                                         (["rule", "-"], STATE_YAML),
+                                         (["rule", "-", "--json"], STATE_YAML)])
+def test_the_cli_ends_quietly_when_its_reader_is_gone(store_path, args, stdin):
+    done = _run_into_closed_pipe(args, stdin)
+    assert done.stderr.decode() == ""  # no traceback, no "Exception ignored" either
+    assert done.returncode == EXIT_BROKEN_PIPE
+
+
+def test_the_cli_output_is_whole_when_read(store_path):
+    """The guard changes nothing for a reader that stays."""
+    done = subprocess.run([sys.executable, "-m", "adjudicator.cli", "rule", "-", "--json"],
+                          input=STATE_YAML.encode(), capture_output=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout)["turn"]["player"] == "Ann"
+
+
+# ---- the faq command's query limit: the API's, with exit 2, in both languages -------------------
+
+def test_the_cli_refuses_an_overlong_query_like_the_api(client, capsys):
+    long = "draw " * 200  # 1000 characters
+    assert client.get("/api/search", query_string={"q": long}).status_code == 400
+    assert main(["faq", long]) == 2
+    captured = capsys.readouterr()
+    assert "No matches" not in captured.out
+    assert f"longer than {MAX_QUERY} characters" in captured.err and "/query" in captured.err
+    assert main(["faq", long, "--lang", "zh"]) == 2
+    assert f"查询超过 {MAX_QUERY} 个字符" in capsys.readouterr().err
+    assert main(["faq", long, "--json"]) == 2
+    body = json.loads(capsys.readouterr().out)
+    assert body["ok"] is False and body["errors"][0]["path"] == "/query"
+    assert set(body["errors"][0]["message"]) == {"en", "zh"}
+
+
+def test_the_cli_accepts_a_query_at_the_limit(capsys):
+    at_limit = ("draw " * MAX_QUERY)[:MAX_QUERY]
+    assert main(["faq", at_limit, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True

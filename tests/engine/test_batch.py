@@ -1,0 +1,302 @@
+"""Tables ruled together in one grounding (adjudicator/engine/speed/batch.py) get exactly the
+answer set each gets alone; concurrent callers are combined; a batch that cannot stand for its
+tables is ruled table by table."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+
+import clingo.ast
+import pytest
+
+from adjudicator.cards.catalog import catalog_for
+from adjudicator.engine import solve, terms
+from adjudicator.engine.facts import catalog_text, state_facts, table_facts
+from adjudicator.engine.speed import batch, unfired
+from adjudicator.engine.terms import Term
+from adjudicator.errors import InputError
+from adjudicator.memo import Memo
+from adjudicator.referee.ruling import ruling_for
+from adjudicator.table.reader import parse_state
+from tests.rules.test_scenarios import CASES
+
+
+def scenario_tables() -> dict[tuple[str, tuple[str, ...]], list[str]]:
+    """The facts of every scenario table that reads, by game."""
+    games: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for _, case in CASES:
+        try:
+            state = parse_state(case["state"])
+        except (InputError, KeyError):
+            continue
+        games[(state.edition, tuple(sorted(state.expansions)))].append(state_facts(state))
+    return games
+
+
+GAMES = scenario_tables()
+
+
+def alone(facts: str, game: tuple[str, tuple[str, ...]]) -> set[str]:
+    solution = solve.solve(facts, edition=game[0], expansions=game[1])
+    assert solution.models == 1
+    return {str(s) for s in solution.symbols}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
+@pytest.mark.slow
+def test_every_scenario_table_rules_alike_in_a_batch(game: tuple[str, tuple[str, ...]]) -> None:
+    tables = GAMES[game]
+    assert tables
+    for start in range(0, len(tables), 8):
+        chunk = tables[start:start + 8]
+        solutions = batch.solve_batch(chunk, game[0], game[1])
+        assert solutions is not None, "a batch of scenario tables should stand"
+        for facts, solution in zip(chunk, solutions, strict=True):
+            assert solution.models == 1 and solution.stats["batch"] == len(chunk)
+            assert {str(s) for s in solution.symbols} == alone(facts, game)
+
+
+@pytest.mark.slow
+def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
+    # what the server does: the catalog's facts as their own text (the same object every time),
+    # and each answer-set atom read once per program (Program.readings) from the second batch on
+    game = ("fluxx", ())
+    states = []
+    for _, case in CASES:
+        try:
+            state = parse_state(case["state"])
+        except (InputError, KeyError):
+            continue
+        if (state.edition, tuple(state.expansions)) == game:
+            states.append(state)
+    states = states[:12]
+    assert len(states) == 12
+    catalog = catalog_for(*game)
+    common = catalog_text(catalog)
+    tables = [table_facts(s, catalog) for s in states]
+    program = batch.tagged_program(*game)
+    for chunk in (tables[:6], tables[6:], tables[3:9]):
+        solutions = batch.solve_batch(chunk, game[0], game[1], common)
+        assert solutions is not None and (bool(program.readings) == terms.INTERNED)
+        for facts, solution in zip(chunk, solutions, strict=True):
+            assert {str(s) for s in solution.symbols} == alone(facts + common, game)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
+@pytest.mark.slow
+def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str, ...]],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # a batch's plan is learnt from at its second whole grounding (unfired.py), then thinned
+    monkeypatch.setattr(unfired, "_ENTRIES", {})  # what earlier tests taught is forgotten
+    monkeypatch.setattr(unfired, "_LAST", {})
+    tables = GAMES[game][:6]
+    expected = [alone(facts, game) for facts in tables]
+    stats = []
+    for _ in range(3):
+        solutions = batch.solve_batch(tables, game[0], game[1])
+        assert solutions is not None
+        assert [{str(s) for s in solution.symbols} for solution in solutions] == expected
+        stats.append(solutions[0].stats)
+    assert stats[0]["rules_unfired"] == 0
+    # thinned wherever a lone table of the game is (plans with Surprise chains are not
+    # stratified by form, and are ground whole alone and in batches)
+    lone = [solve.solve(tables[0], edition=game[0], expansions=game[1]) for _ in range(3)]
+    if lone[2].stats["rules_unfired"]:
+        assert stats[2]["rules_unfired"] > 0 and not stats[2].get("regrounded")
+
+
+def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
+    program = batch.tagged_program("fluxx", ())
+    tables = GAMES[("fluxx", ())][:3]
+    lines: list[str] = []
+    shared: dict[str, None] = {}
+    for k, text in enumerate(tables):
+        lines += batch.tag_facts(text, k, shared) + [f"table({k})."]
+    whole = solve.run(program.statements, ["\n".join([*shared, *lines])], thin=False)
+    plain = batch.split(whole.symbols, 3, program.per_table, program.per_table_names)
+    cache: Memo[int, tuple[int, Term]] = Memo(1 << 16)
+    for _ in range(2):  # filling the cache, then reading from it
+        cached = batch.split(whole.symbols, 3, program.per_table, program.per_table_names, cache)
+        assert [[str(t) for t in a] for a in cached] == [[str(t) for t in a] for a in plain]
+    assert len(cache) == (len(whole.symbols) if terms.INTERNED else 0)
+    # the shown atoms as clingo's handles (what solve_batch asks for) split alike
+    by_handle = solve.run(program.statements, ["\n".join([*shared, *lines])], thin=False,
+                           shown_handles=True)
+    if terms.INTERNED:
+        assert all(type(h) is int for h in by_handle.symbols)
+    monkeypatch.setattr(terms, "_TEXTS", Memo(1 << 16))  # each handle's text asked of clingo
+    for memo in (None, Memo(1 << 16)):
+        split = batch.split(by_handle.symbols, 3, program.per_table, program.per_table_names,
+                            memo)
+        assert [sorted(map(str, a)) for a in split] == [sorted(map(str, a)) for a in plain]
+
+
+@pytest.mark.slow
+def test_the_renaming_knows_every_statement_of_every_program() -> None:
+    for edition, expansions in GAMES:
+        program = batch.tagged_program(edition, expansions)
+        assert ("finding", 3) in program.per_table and ("card_type", 2) not in program.per_table
+
+
+def test_an_unknown_statement_kind_is_refused() -> None:
+    statements: list[clingo.ast.AST] = []
+    clingo.ast.parse_string("#external seat(1).", statements.append)
+    with pytest.raises(ValueError, match="cannot rename apart"):
+        batch.tag_program(statements, frozenset({("seat", 1)}))
+
+
+def test_a_table_that_cannot_batch_is_ruled_alone() -> None:
+    game = ("fluxx", ())
+    good = GAMES[game][0]
+    # a count that is not a number: clingo warns ("operation undefined"), so no batch stands
+    bad = good.replace("hand_size(0,", 'hand_size(0,"x"). hand_size_unused(0,', 1)
+    assert batch.solve_batch([good, bad], *game) is None
+    jobs = [batch._Job(good, game), batch._Job(bad, game)]
+    batch._run(jobs)
+    assert all(job.done for job in jobs)
+    assert {str(s) for s in jobs[0].result().symbols} == alone(good, game)
+    assert "batch" not in jobs[0].result().stats  # ruled alone
+    assert jobs[1].result().warnings  # the bad table's own ruling keeps its warnings
+
+
+def test_a_batch_over_the_time_limit_is_ruled_table_by_table(monkeypatch) -> None:
+    game = ("fluxx", ())
+    tables = GAMES[game][:3]
+
+    def too_slow(*args, **kwargs):
+        raise solve.TimeLimitError(0.001)
+
+    monkeypatch.setattr(batch, "solve_batch", too_slow)
+    jobs = [batch._Job(facts, game) for facts in tables]
+    batch._run(jobs)
+    for facts, job in zip(tables, jobs, strict=True):
+        assert {str(s) for s in job.result().symbols} == alone(facts, game)
+
+
+def test_concurrent_callers_are_ruled_in_one_batch() -> None:
+    game = ("fluxx", ())
+    tables = GAMES[game][:6]
+    batch.tagged_program(*game)  # built (a server builds it in the background: _ready)
+    combiner = batch._Combiner()
+    results: dict[int, solve.Solution] = {}
+    # hold the combiner as if a grounding were under way, so every caller queues
+    with combiner._cv:
+        combiner._running = batch.MAX_RUNNING
+    threads = [threading.Thread(target=lambda k=k: results.__setitem__(
+        k, combiner.solve(tables[k], *game))) for k in range(len(tables))]
+    for t in threads:
+        t.start()
+    while True:
+        with combiner._cv:
+            if len(combiner._queue) == len(tables):
+                combiner._running = batch.MAX_RUNNING - 1  # one grounding free: one batch
+                combiner._cv.notify_all()
+                break
+        time.sleep(0.001)
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(results) == list(range(len(tables)))
+    for k, facts in enumerate(tables):
+        assert results[k].stats.get("batch") == len(tables)
+        assert {str(s) for s in results[k].symbols} == alone(facts, game)
+
+
+def test_a_lone_ruling_is_not_batched() -> None:
+    state = parse_state({"players": [{"name": "Ann", "hand": ["Jackpot"]},
+                                     {"name": "Bo", "hand_size": 3}], "active": "Ann"})
+    ruling = ruling_for(state)
+    assert ruling["ok"] and "batch" not in ruling["engine"]
+
+
+@pytest.mark.slow
+def test_a_program_not_yet_built_is_built_in_the_background(monkeypatch) -> None:
+    game = ("fluxxnomic", ())
+    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    tables = GAMES[game][:2]
+    assert len(tables) == 2
+    jobs = [batch._Job(facts, game) for facts in tables]
+    batch._run(jobs)  # not built yet: each table alone, at once
+    assert all("batch" not in job.result().stats for job in jobs)
+    deadline = time.monotonic() + 60
+    while not batch._ready(game):
+        assert time.monotonic() < deadline, "the background build never finished"
+        time.sleep(0.05)
+    assert game in batch._PROGRAMS
+
+
+def test_the_next_batch_waits_for_the_callers_of_the_last(monkeypatch) -> None:
+    """Group commit: after a batch of 3, the first caller to come back waits (at most LINGER)
+    for the other two, so the three are ruled together again instead of one alone."""
+    game = ("fluxx", ())
+    tables = GAMES[game][:3]
+    batch.tagged_program(*game)
+    monkeypatch.setattr(batch, "LINGER", 30.0)  # far longer than the test: only the count ends it
+    combiner = batch._Combiner()
+    combiner._expect = 3  # as left by a batch of 3
+    results: dict[int, solve.Solution] = {}
+
+    def ask(k: int) -> None:
+        results[k] = combiner.solve(tables[k], *game)
+
+    first = threading.Thread(target=ask, args=(0,))
+    first.start()
+    time.sleep(0.3)  # the first caller is waiting, not grounding alone
+    assert not results and len(combiner._queue) == 1
+    others = [threading.Thread(target=ask, args=(k,)) for k in (1, 2)]
+    started = time.monotonic()
+    for t in others:
+        t.start()
+    for t in [first, *others]:
+        t.join(timeout=20)
+    assert time.monotonic() - started < 10  # the count ended the wait, not the 30 s deadline
+    assert [results[k].stats.get("batch") for k in range(3)] == [3, 3, 3]
+    for k, facts in enumerate(tables):
+        assert {str(s) for s in results[k].symbols} == alone(facts, game)
+    assert combiner._expect == 3
+
+
+def test_the_wait_for_callers_that_do_not_come_is_bounded(monkeypatch) -> None:
+    game = ("fluxx", ())
+    facts = GAMES[game][0]
+    monkeypatch.setattr(batch, "LINGER", 0.2)
+    combiner = batch._Combiner()
+    combiner._expect = 4  # callers were there, and have gone
+    started = time.monotonic()
+    answers: list[solve.Solution] = []
+    caller = threading.Thread(target=lambda: answers.append(combiner.solve(facts, *game)))
+    caller.start()
+    caller.join(timeout=30)  # an unbounded wait fails here instead of hanging the suite
+    assert answers, "the caller still waits for callers that never came"
+    solution = answers[0]
+    waited = time.monotonic() - started
+    assert "batch" not in solution.stats  # ruled alone once the wait ran out
+    assert 0.2 <= waited < 30
+    assert combiner._expect == 1  # what the next caller expects: itself
+    monkeypatch.setattr(batch, "LINGER", 30.0)
+    started = time.monotonic()
+    combiner.solve(facts, *game)
+    assert time.monotonic() - started < 10  # ruled at once: nobody else is expected
+
+
+def test_linger_from_the_environment(monkeypatch) -> None:
+    for given, expected in (("0", 0.0), ("0.01", 0.01), ("inf", 1.0), ("-3", 0.0),
+                            ("nan", batch.LINGER_DEFAULT), ("soon", batch.LINGER_DEFAULT)):
+        monkeypatch.setenv("FLUXX_LINGER", given)
+        assert batch._linger_from_env() == expected, given
+    monkeypatch.delenv("FLUXX_LINGER")
+    assert batch._linger_from_env() == batch.LINGER_DEFAULT
+
+
+def test_a_failure_outside_the_engine_reaches_every_caller_of_the_batch(monkeypatch) -> None:
+    """Should ruling a batch raise (not an engine error, which _run hands to each job), every
+    caller of that batch hears of it; none waits for ever."""
+    def broken(jobs: list) -> None:
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(batch, "_run", broken)
+    combiner = batch._Combiner()
+    with pytest.raises(RuntimeError, match="broken"):
+        combiner.solve(GAMES[("fluxx", ())][0], "fluxx", ())
+    assert combiner._running == 0 and not combiner._queue

@@ -1,0 +1,267 @@
+"""Goals and winning (rules_asp/goals.lp and cards_goals_*.lp) beyond the scenario tables.
+
+- The Goal data agrees with the catalogs: every Goal of every edition is modeled, and the Math
+  Fluxx targets are exactly the catalog's `attrs.target` (unknown ones stay unknown).
+- Several copies of one Keeper (Math Fluxx's Zeros and Ones, Fluxxnomic's Books) reach the rules
+  as `keeper_copies/3` and count as many times as they are listed.
+- The Math Rules search is checked against an independent brute force in Python over random
+  Keeper sets, with the same bound (at most 4 Keepers, whole numbers within +-46340).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from functools import cache
+from typing import Any
+
+import clingo
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from adjudicator.engine.facts import state_facts, term
+from adjudicator.engine.solve import solve
+from adjudicator.resources import faq_dir, rules_dir
+from adjudicator.table.reader import parse_state
+
+BOUND = 46340
+NUMBER_KEEPERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                  "nine", "ten"]
+
+
+def catalog(edition: str) -> dict[str, dict[str, Any]]:
+    data = json.loads((faq_dir() / "catalogs" / f"{edition}.json").read_text(encoding="utf-8"))
+    return {c["id"]: c for c in data["cards"]}
+
+
+def lp_facts(name: str, predicate: str) -> list[list[str]]:
+    """The arguments of every `predicate(...)` fact written in rules_asp/<name>."""
+    text = (rules_dir() / name).read_text(encoding="utf-8")
+    out = []
+    for match in re.finditer(rf"^{predicate}\(([^)]*)\)\.", text, re.M):
+        out.append([a.strip().strip('"') for a in match.group(1).split(",")])
+    return out
+
+
+@pytest.mark.parametrize("edition,lp", [("fluxx", "cards_goals_fluxx.lp"),
+                                        ("math", "cards_goals_math.lp"),
+                                        ("fluxxnomic", "cards_goals_fluxxnomic.lp")])
+def test_every_goal_is_specified(edition: str, lp: str) -> None:
+    goals = {cid for cid, c in catalog(edition).items() if c["type"] == "goal"}
+    specified = {args[1] for args in lp_facts(lp, "goal_spec") if args[0] == edition}
+    assert specified == goals
+    for args in lp_facts(lp, "goal_spec"):
+        prefix = "card:" if edition == "fluxx" else f"card:{edition}/"
+        assert args[2] == prefix + args[1]
+
+
+def test_rulebook_deck_has_23_goals() -> None:
+    assert len([a for a in lp_facts("cards_goals_fluxx.lp", "goal_spec")]) == 23
+
+
+def test_math_targets_match_the_catalog() -> None:
+    goals = {cid: c for cid, c in catalog("math").items() if c["type"] == "goal"}
+    known = {a[1]: int(a[2]) for a in lp_facts("cards_goals_math.lp", "goal_target")}
+    unknown = {a[1] for a in lp_facts("cards_goals_math.lp", "goal_target_unknown")}
+    for cid, card in goals.items():
+        target = card["attrs"]["target"]
+        if target is None:
+            assert cid in unknown and cid not in known
+        else:
+            assert known[cid] == target and cid not in unknown
+    keepers = {a[1]: int(a[2]) for a in lp_facts("cards_goals_math.lp", "number_keeper")}
+    assert keepers == {cid: c["attrs"]["value"] for cid, c in catalog("math").items()
+                       if c["type"] == "keeper"}
+
+
+# ---- running the hub ---------------------------------------------------------------------------
+
+def rule(state: dict[str, Any]) -> dict[str, list[clingo.Symbol]]:
+    solution = solve(state_facts(parse_state(state)))
+    assert solution.models == 1, solution.models
+    assert not solution.warnings, solution.warnings
+    atoms: dict[str, list[clingo.Symbol]] = {}
+    for sym in solution.symbols:
+        atoms.setdefault(sym.name, []).append(sym)
+    return atoms
+
+
+def winners(atoms: dict[str, list[clingo.Symbol]]) -> list[int]:
+    return sorted(s.arguments[0].number for s in atoms.get("winner", []))
+
+
+def keys(atoms: dict[str, list[clingo.Symbol]]) -> set[str]:
+    return {s.arguments[1].name for s in atoms.get("finding", [])}
+
+
+def math_state(keepers: list[str], rules: list[str], goal: str, active: str = "Ann") -> dict:
+    return {"edition": "math",
+            "players": [{"name": "Ann", "hand_size": 2, "keepers": keepers},
+                        {"name": "Bo", "hand_size": 2}],
+            "active": active, "rules": rules, "goals": [goal]}
+
+
+def test_one_zero_zero_form_century_with_copies() -> None:
+    """FAQ 004-q3: a 1 and a 0 substitute for 10 in the usual manner: One, Zero, Zero form 100."""
+    state = math_state(["One", "Zero"], [], "Century", active="Bo")
+    assert winners(rule(state)) == []  # one Zero only: 1, 0 cannot form 100
+    atoms = rule(math_state(["One", "Zero", "Zero"], [], "Century", active="Bo"))
+    assert winners(atoms) == [0]
+    assert "goal_met_digits" in keys(atoms)
+
+
+def test_digits_need_enough_copies() -> None:
+    # 99 Percent: one Nine is not two
+    assert winners(rule(math_state(["Nine"], [], "99 Percent", active="Bo"))) == []
+    assert winners(rule(math_state(["Nine", "Nine"], [], "99 Percent", active="Bo"))) == [0]
+
+
+def test_keep_going_with_math_rules_claims_by_math() -> None:
+    state = math_state(["Two", "Three", "Five"], ["Math Rules", "Keep Going"], "Silver Jubilee")
+    atoms = rule(state)
+    assert winners(atoms) == []
+    assert [str(s) for s in atoms.get("goal_claim", [])] == ["goal_claim(0,silver_jubilee)"]
+
+
+def test_bookshelf_needs_six_books() -> None:
+    def state(books: int) -> dict[str, Any]:
+        return {"edition": "fluxxnomic",
+                "players": [{"name": "Ann", "hand_size": 2, "keepers": ["Book"] * books},
+                            {"name": "Bo", "hand_size": 2}],
+                "active": "Bo", "goals": ["I might need a bookshelf"]}
+
+    assert winners(rule(state(5))) == []
+    atoms = rule(state(6))
+    assert winners(atoms) == [0]
+    assert {"goal_met_copies", "wins_cycle"} <= keys(atoms)
+
+
+def test_five_keepers_counts_copies() -> None:
+    """keeper_count/2 counts every copy, so 5 Keepers sees duplicate Keepers (Math Fluxx)."""
+    state = {"edition": "fluxx",
+             "players": [{"name": "Ann", "hand_size": 1,
+                          "keepers": ["Bread", "Toaster", "Milk", "Cookies", "Sleep"]},
+                         {"name": "Bo", "hand_size": 1, "keepers": ["Dreams"]}],
+             "active": "Bo", "goals": ["5 Keepers"]}
+    assert winners(rule(state)) == [0]
+
+
+# ---- Math Rules: an independent brute force ---------------------------------------------------
+
+def _ops(x: int, y: int) -> set[int]:
+    out = {x + y, x - y, y - x, x * y}
+    if y != 0 and x % y == 0:
+        out.add(x // y)
+    if x != 0 and y % x == 0:
+        out.add(y // x)
+    for base, exp in ((x, y), (y, x)):
+        if 0 <= exp <= 16 and not (base == 0 and exp == 0):
+            p, ok = 1, True
+            for _ in range(exp):
+                p *= base
+                if abs(p) > BOUND:
+                    ok = False
+                    break
+            if ok:
+                out.add(p)
+    for radicand, index in ((x, y), (y, x)):
+        if index >= 2 and radicand >= 0:
+            r = round(radicand ** (1 / index))
+            for cand in (r - 1, r, r + 1):
+                if cand >= 0 and cand ** index == radicand:
+                    out.add(cand)
+    return {v for v in out if abs(v) <= BOUND}
+
+
+@cache
+def _values(numbers: tuple[int, ...]) -> frozenset[int]:
+    """Every value of an expression that uses each of `numbers` exactly once."""
+    if len(numbers) == 1:
+        return frozenset(numbers)
+    out: set[int] = set()
+    n = len(numbers)
+    for mask in range(1, 2 ** n - 1):
+        left = tuple(sorted(numbers[i] for i in range(n) if mask >> i & 1))
+        right = tuple(sorted(numbers[i] for i in range(n) if not mask >> i & 1))
+        for x in _values(left):
+            for y in _values(right):
+                out |= _ops(x, y)
+    return frozenset(out)
+
+
+def brute_force_math_win(keepers: list[int], target: int, combine: bool) -> bool:
+    for k in range(2, min(4, len(keepers)) + 1):
+        for chosen in itertools.combinations(range(len(keepers)), k):
+            values = [keepers[i] for i in chosen]
+            if target in _values(tuple(sorted(values))):
+                return True
+            if not combine:
+                continue
+            for i, j in itertools.permutations(range(k), 2):
+                a, b = values[i], values[j]
+                if 1 <= a <= 9 and b <= 9 and k >= 3:
+                    rest = [values[m] for m in range(k) if m not in (i, j)]
+                    if target in _values(tuple(sorted(rest + [10 * a + b]))):
+                        return True
+    return False
+
+
+TARGETS = {a[1]: int(a[2]) for a in lp_facts("cards_goals_math.lp", "goal_target")}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(keepers=st.lists(st.integers(min_value=0, max_value=10), min_size=2, max_size=6),
+       goal=st.sampled_from(sorted(TARGETS)), combine=st.booleans())
+def test_math_rules_search_matches_brute_force(keepers: list[int], goal: str,
+                                               combine: bool) -> None:
+    copies = {v: catalog("math")[NUMBER_KEEPERS[v]]["copies"] for v in range(11)}
+    keepers = [v for i, v in enumerate(keepers) if keepers[:i + 1].count(v) <= copies[v]]
+    names = [catalog("math")[NUMBER_KEEPERS[v]]["name"]["en"] for v in keepers]
+    rules = ["Math Rules"] + (["Combine Digits"] if combine else [])
+    goal_name = catalog("math")[goal]["name"]["en"]
+    atoms = rule(math_state(names, rules, goal_name))
+    engine_says = any(str(s) == f"math_win(0,{term(goal)})" for s in atoms.get("math_win", []))
+    assert engine_says == brute_force_math_win(keepers, TARGETS[goal], combine), (
+        keepers, goal, combine)
+    if engine_says:
+        assert winners(atoms) == [0]
+        (witness,) = atoms["math_witness"]
+        assert evaluate(witness.arguments[2]) == TARGETS[goal]
+
+
+def evaluate(expr: clingo.Symbol) -> int:
+    """The value of a witness e(Op, A, B) (checks the expression the finding shows)."""
+    if expr.type == clingo.SymbolType.Number:
+        return expr.number
+    op = expr.arguments[0].name
+    x, y = evaluate(expr.arguments[1]), evaluate(expr.arguments[2])
+    if op == "plus":
+        return x + y
+    if op == "minus":
+        return x - y
+    if op == "times":
+        return x * y
+    if op == "div":
+        assert y != 0 and x % y == 0
+        return x // y
+    if op == "pow":
+        return x ** y
+    assert op == "root"
+    root = round(x ** (1 / y))
+    assert root ** y == x
+    return root
+
+
+@pytest.mark.parametrize("keepers,goal,rules,expected", [
+    (["Two", "Three", "Five"], "Silver Jubilee", ["Math Rules"], True),       # (2 + 3) x 5
+    (["Two", "Five"], "Silver Jubilee", ["Math Rules"], True),                # 5 ^ 2
+    (["One", "Five", "Ten"], "Silver Jubilee", ["Math Rules"], False),
+    (["One", "Five", "Ten"], "Silver Jubilee", ["Math Rules", "Combine Digits"], True),  # 15 + 10
+    (["Nine"], "Three Cubed", ["Math Rules"], False),                         # one number only
+])
+def test_math_rules_examples(keepers: list[str], goal: str, rules: list[str],
+                             expected: bool) -> None:
+    atoms = rule(math_state(keepers, rules, goal))
+    assert (winners(atoms) == [0]) is expected

@@ -1,0 +1,369 @@
+"""Plays: the scenario table tests/rules/scenarios/plays.yaml, every card of the rulebook deck
+played from a fully known table, the API and CLI faces, and the play program's hygiene.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import clingo
+import clingo.ast
+import pytest
+import yaml
+
+from adjudicator.cards.catalog import catalog_for
+from adjudicator.cli import main
+from adjudicator.engine import solve
+from adjudicator.errors import InputError
+from adjudicator.referee import moves
+from adjudicator.referee.simulate import card_places, deck
+from adjudicator.resources import rules_dir
+from adjudicator.table.reader import parse_state
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+OWN_FILES = ("play_common.lp", "play_legal.lp", "play_draws.lp", "play_actions.lp",
+             "play_turns.lp")
+
+
+def load_cases() -> list[tuple[str, dict[str, Any]]]:
+    cases = []
+    for path in sorted(SCENARIOS.glob("plays*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            cases.append((f"{path.stem}:{case['id']}", case))
+    return cases
+
+
+CASES = load_cases()
+
+
+def matches(expected: Any, actual: Any) -> bool:
+    """Dicts: a subset, key by key; lists: item by item, same length; the rest: equal."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and matches(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(expected) == len(actual)
+                and all(matches(e, a) for e, a in zip(expected, actual, strict=True)))
+    return expected == actual
+
+
+def run_case(case: dict[str, Any]) -> dict[str, Any]:
+    state = parse_state(case["state"])
+    return moves.play_response(state, dict(case["play"]))
+
+
+def test_play_scenarios_exist() -> None:
+    assert len(CASES) >= 50
+    ids = [cid for cid, _ in CASES]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("case", [c for _, c in CASES], ids=[cid for cid, _ in CASES])
+def test_play_scenario(case: dict[str, Any]) -> None:
+    assert case.get("source"), "every scenario names its source"
+    want = case["expect_play"]
+    response = run_case(case)
+    assert response["ok"] is True
+    assert response["legal"] is want.get("legal", True), response["reasons"]
+    if "reasons" in want:
+        keys = {r["key"] for r in response["reasons"]}
+        assert set(want["reasons"]) <= keys, keys
+        assert all(r["sources"] for r in response["reasons"])
+    if not response["legal"]:
+        assert response["outcomes"] == []
+        return
+    outcomes = response["outcomes"]
+    assert outcomes, "a legal play has at least one outcome"
+    if "outcomes" in want:
+        assert len(outcomes) == want["outcomes"], [o.get("choices") for o in outcomes]
+    if "open_choices" in want:
+        assert [c["key"] for c in response["open_choices"]] == want["open_choices"]
+    if "state" in want:
+        assert matches(want["state"], outcomes[0]["state"]), outcomes[0]["state"]
+    if "any_state" in want:
+        assert any(matches(want["any_state"], o["state"]) for o in outcomes), (
+            [o["state"] for o in outcomes])
+    if "ruling" in want:
+        assert matches(want["ruling"], outcomes[0]["ruling"]), outcomes[0]["ruling"]
+    if "findings" in want:
+        keys = {f["key"] for f in outcomes[0]["play_findings"]}
+        assert set(want["findings"]) <= keys, keys
+    for outcome in outcomes:
+        assert outcome["ruling"]["ok"], outcome["ruling"]
+        assert all(f["sources"] for f in outcome["play_findings"])
+        parse_state(outcome["state"])  # every outcome is a valid table state
+
+
+# ---- every card of seed 000, played from a table where every card is known -----
+GAME = catalog_for("fluxx")
+PLAYABLE = [c.id for c in GAME if c.type not in ("basic_rules", "promo")]
+
+
+def full_table(card: str) -> dict[str, Any]:
+    """Ann holds `card` and four more; everyone has cards, Keepers and rules; all cards known."""
+    rest = [c for c in deck(GAME) if c != card]
+    keepers = [c for c in rest if GAME.get(c).type == "keeper"]
+    others = [c for c in rest if GAME.get(c).type != "keeper"]
+    ann_keepers, bo_keepers, cy_keepers = keepers[:2], keepers[2:4], keepers[4:5]
+    rules = [c for c in others if c in ("draw_2", "play_3", "inflation")]
+    goals = [c for c in others if c == "toast"]
+    others = [c for c in others if c not in rules + goals]
+    hand, bo, cy = others[:4], others[4:7], others[7:9]
+    discard = others[9:14]
+    pile = others[14:] + keepers[5:]
+    return {"players": [{"name": "Ann", "hand": [card] + hand, "keepers": ann_keepers},
+                        {"name": "Bo", "hand": bo, "keepers": bo_keepers},
+                        {"name": "Cy", "hand": cy, "keepers": cy_keepers}],
+            "active": "Ann", "rules": rules, "goals": goals,
+            "turn": {"drawn": 3, "played": 0}, "draw_pile": pile, "discard_pile": discard}
+
+
+def test_full_table_holds_the_whole_deck() -> None:
+    state = parse_state(full_table("jackpot"))
+    assert card_places(state) == Counter(deck(GAME))
+
+
+@pytest.mark.parametrize("card", PLAYABLE)
+def test_every_card_is_playable(card: str) -> None:
+    """Every card of seed 000: a legal play with outcomes; no card lost or duplicated; the card
+    lands where its type says (a Keeper in front of Ann, a rule or Goal in the centre, an Action
+    in the discard pile or, while its sub-hand is played out, the discard pile too)."""
+    state = parse_state(full_table(card))
+    result = moves.apply_action(state, {"kind": "play", "card": card}, seed=1)
+    assert result.legal, result.reasons
+    assert result.outcomes
+    kind = GAME.get(card).type
+    for outcome in result.outcomes:
+        new = outcome.state
+        assert card_places(new) == Counter(deck(GAME)), card
+        assert outcome.ruling["ok"]
+        if kind == "keeper":
+            assert card in new.player("Ann").keepers
+        elif kind == "goal":
+            assert card in new.goals
+        elif kind == "new_rule":
+            assert card in new.rules or (card == "reverse_order" and len(new.players) == 2)
+        else:
+            assert card in new.discard_pile
+        uses = 1
+        assert new.turn.played == state.turn.played + uses
+
+
+def test_promo_card_effect_unknown() -> None:
+    state = parse_state(full_table("join_the_fluxx_fan_club"))
+    result = moves.play_response(state, {"card": "Join the Fluxx Fan Club"})
+    assert result["legal"] is True
+    assert result["outcomes"] == []
+    assert result["reasons"][0]["key"] == "play_text_missing"
+    assert result["reasons"][0]["sources"][0]["id"] == "card:join_the_fluxx_fan_club"
+
+
+def test_bad_choice_is_an_input_error() -> None:
+    case = next(c for _, c in CASES if c["id"] == "lets-simplify-chosen")
+    state = parse_state(case["state"])
+    with pytest.raises(InputError) as info:
+        moves.play_response(state, {"card": "Let's Simplify",
+                                   "choices": {"rules": ["Draw 2", "Play 2", "Inflation",
+                                                         "Poor Bonus"]}})
+    assert info.value.items[0].path == "/play/choices"
+    assert "rules" in info.value.items[0].suggestions
+    with pytest.raises(InputError) as info:
+        moves.play_response(state, {"card": "Let's Simplify", "choices": {"rulez": []}})
+    assert info.value.items[0].path == "/play/choices/rulez"
+
+
+def test_legal_actions_follow_the_sub_hand() -> None:
+    case = next(c for _, c in CASES if c["id"] == "sub-hand-first")
+    state = parse_state(case["state"])
+    assert moves.legal_actions(state) == [
+        {"kind": "play", "player": "Ann", "card": "milk"},
+        {"kind": "play", "player": "Ann", "card": "peace"}]
+
+
+# ---- faces -----
+def test_api_play(client) -> None:
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    res = client.post("/api/play", json={"state": case["state"],
+                                         "play": {"card": "交换手牌", "player": "Ann"}})
+    assert res.status_code == 200
+    body = res.get_json()
+    assert body["ok"] and body["legal"]
+    assert [c["key"] for c in body["open_choices"]] == ["opponent"]
+    assert {o["choices"]["opponent"][0] for o in body["outcomes"]} == {"Bo", "Cy"}
+
+
+def test_api_play_errors(client) -> None:
+    res = client.post("/api/play", json={"state": {"players": []}, "play": {"card": "Jackpot"}})
+    assert res.status_code == 400
+    assert res.get_json()["errors"][0]["path"].startswith("/state")
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    res = client.post("/api/play", json={"state": case["state"], "play": {"card": "Jackpt"}})
+    assert res.status_code == 400
+    err = res.get_json()["errors"][0]
+    assert err["path"] == "/play/card" and "Jackpot" in err["suggestions"]
+
+
+def test_cli_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    path = tmp_path / "state.yaml"
+    path.write_text(yaml.safe_dump(case["state"], allow_unicode=True), encoding="utf-8")
+    assert main(["play", str(path), "Trade Hands", "--choices", '{"opponent": "Bo"}',
+                 "--json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["legal"] and len(body["outcomes"]) == 1
+    assert body["outcomes"][0]["state"]["players"][0]["hand"] == ["cookies", "milk"]
+    assert main(["play", str(path), "Cookies"]) == 1
+    assert "not legal" in capsys.readouterr().out
+    assert main(["play", str(path), "Trade Hands", "--choices", "{"]) == 2
+
+
+# ---- hygiene -----
+def _heads(paths: list[Path]) -> set[tuple[str, int]]:
+    heads: set[tuple[str, int]] = set()
+
+    def visit(stm: clingo.ast.AST) -> None:
+        if stm.ast_type != clingo.ast.ASTType.Rule:
+            return
+        head = stm.head
+        literals = [e.literal for e in head.elements] if hasattr(head, "elements") else [head]
+        for lit in literals:
+            if lit.ast_type == clingo.ast.ASTType.Literal and \
+                    lit.atom.ast_type == clingo.ast.ASTType.SymbolicAtom:
+                sym = lit.atom.symbol
+                if sym.ast_type == clingo.ast.ASTType.Function:
+                    heads.add((sym.name, len(sym.arguments)))
+
+    clingo.ast.parse_files([str(p) for p in paths], visit)
+    return heads
+
+
+def test_play_program_defines_nothing_of_the_core() -> None:
+    """The play files share the core engine's grounding: they must not define its predicates
+    (apart from the shared outputs finding/cites and the citation data cite/2, the card data
+    card_numeral, and the hook extra_turn the core leaves to plays)."""
+    core = [p for p in rules_dir().glob("*.lp") if not p.name.startswith("play_")]
+    shared = _heads(core) & _heads([rules_dir() / f for f in OWN_FILES])
+    assert shared <= {("finding", 3), ("cites", 3), ("cite", 2), ("card_numeral", 4)}, shared
+
+
+def test_play_program_grounds_without_warnings() -> None:
+    state = parse_state(full_table("everybody_gets_1"))
+    facts = moves.build_facts(state, {"kind": "play", "card": "everybody_gets_1"}, seed=2)
+    warnings: list[str] = []
+    ctl = clingo.Control(["--warn=all"], logger=lambda code, msg: warnings.append(msg))
+    with clingo.ast.ProgramBuilder(ctl) as builder:
+        for statement in solve.program() + moves._play_statements():
+            builder.add(statement)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    ours = [w for w in warnings if "play_" in w]
+    assert not ours, ours
+
+
+def test_every_own_lp_file_has_a_header() -> None:
+    for name in OWN_FILES:
+        text = (rules_dir() / name).read_text(encoding="utf-8")
+        assert text.startswith("% Purpose:"), name
+        assert "% Input:" in text and "% Output:" in text, name
+
+
+def test_seeded_draw_from_an_unknown_pile_is_concrete() -> None:
+    case = next(c for _, c in CASES if c["id"] == "jackpot-unknown-pile-seeded")
+    state = parse_state(case["state"])
+    unseeded = moves.play_response(state, {"card": "Jackpot"})["outcomes"][0]["state"]
+    # the known card stays known, the three drawn are unknown ("?")
+    assert unseeded["players"][0]["hand"] == ["love", "?", "?", "?"]
+    assert unseeded["draw_pile"] == 17
+    seeded = moves.play_response(state, {"card": "Jackpot", "seed": 5})["outcomes"][0]["state"]
+    hand, pile = seeded["players"][0]["hand"], seeded["draw_pile"]
+    assert len(hand) == 4 and "love" in hand and len(pile) == 17
+    assert not set(hand) & set(pile) and "cookies" not in hand + pile
+    again = moves.play_response(state, {"card": "Jackpot", "seed": 5})["outcomes"][0]["state"]
+    assert again == seeded  # the same seed, the same run
+
+
+def test_ruling_agrees_with_legal_actions_on_an_open_sub_hand() -> None:
+    """The ruling reads the state's sub_hands (extension_state.lp): its legal moves are the
+    sub-hand's cards, the hand's plays and the end of turn wait (FAQ 002-60)."""
+    from adjudicator.referee.ruling import ruling_for
+
+    state = parse_state({
+        "players": [{"name": "Ann", "hand": ["Milk"]}, {"name": "Bo", "hand_size": 3}],
+        "active": "Ann", "turn": {"hand_at_start": 2, "drawn": 1, "played": 1},
+        "sub_hands": [{"player": "Ann", "card": "Draw 2 and Use 'Em",
+                       "cards": ["Peace", "Jackpot"], "plays_left": 2}]})
+    ruling = ruling_for(state)
+    legal = {(m["kind"], m.get("card")) for m in ruling["legal_moves"]}
+    assert legal == {("play", "peace"), ("play", "jackpot")}
+    assert all(m["sub_hand"] == "draw_2_and_use_em" for m in ruling["legal_moves"])
+    assert {(a["kind"], a["card"]) for a in moves.legal_actions(state, ruling)} == legal
+    waiting = {(n["kind"], n.get("card")) for n in ruling["not_yet"]}
+    assert {("play", "milk"), ("end_turn", None)} <= waiting
+
+
+def test_sub_hand_field_errors_have_a_path() -> None:
+    from adjudicator.errors import InputError
+    from adjudicator.referee.ruling import ruling_for
+
+    with pytest.raises(InputError) as info:
+        ruling_for(parse_state({
+            "players": [{"name": "Ann", "hand": []}, {"name": "Bo", "hand_size": 3}],
+            "active": "Ann",
+            "sub_hands": [{"player": "Ann", "card": "Draw 2 and Use 'Em", "cards": ["Nope"]}]}))
+    assert info.value.items[0].path == "/sub_hands/0/cards/0"
+
+
+# ---- limits and labels -------------------------------------------------------------------------
+def test_play_solving_is_under_the_engine_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # both of moves.py's searches (outcomes and brave open choices) answer the limit, not a hang
+    monkeypatch.setenv(solve.TIME_LIMIT_ENV, "0.000001")
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    state = parse_state(case["state"])
+    facts = moves.build_facts(state, {"kind": "play", "card": "trade_hands"}, {}, None,
+                             catalog_for(state.edition, state.expansions))
+    with pytest.raises(solve.TimeLimitError):
+        moves._solve(facts, moves.MAX_OUTCOMES)
+    with pytest.raises(solve.TimeLimitError):
+        moves._brave(facts)
+
+
+def test_api_play_past_the_time_limit_is_a_400_in_the_contract_shape(
+        client, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(solve.TIME_LIMIT_ENV, "0.000001")
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    res = client.post("/api/play", json={"state": case["state"],
+                                         "play": {"card": "Trade Hands", "player": "Ann"}})
+    assert res.status_code == 400
+    body = res.get_json()
+    assert body["ok"] is False
+    [err] = body["errors"]
+    assert set(err) >= {"path", "message", "suggestions"} and err["path"] == ""
+    assert "time limit" in err["message"]["en"] and "时限" in err["message"]["zh"]
+
+
+def test_play_brave_options_match_the_outcomes() -> None:
+    # brave mode: the last model holds the union over all answer sets (both opponents here)
+    case = next(c for _, c in CASES if c["id"] == "trade-hands")
+    state = parse_state(case["state"])
+    facts = moves.build_facts(state, {"kind": "play", "card": "trade_hands"}, {}, None,
+                             catalog_for(state.edition, state.expansions))
+    picks = {str(s.arguments[1]) for s in moves._brave(facts) if s.name == "pick"}
+    assert picks == {"1", "2"}  # Bo and Cy, not just the first answer set's pick
+
+
+def test_every_legal_move_kind_has_a_label() -> None:
+    from adjudicator.referee.ruling import MOVE_LABELS, MOVE_ORDER
+
+    pattern = re.compile(r"^[^%]*?\blegal_move\(\s*[A-Z_][A-Za-z0-9_]*\s*,\s*([a-z][A-Za-z0-9_]*)",
+                         re.MULTILINE)
+    kinds = {m.group(1) for path in rules_dir().glob("*.lp")
+             for m in pattern.finditer(path.read_text(encoding="utf-8"))}
+    assert {"draw", "play", "surprise", "resolve", "end_turn"} <= kinds
+    assert kinds - set(MOVE_LABELS) == set()
+    assert kinds - set(MOVE_ORDER) == set()
+    for en, zh in MOVE_LABELS.values():
+        assert en and zh and en != zh

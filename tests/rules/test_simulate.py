@@ -1,0 +1,86 @@
+"""The full-game simulator: random legal moves through the engine, with the invariants
+checked after every move (adjudicator.referee.simulate.invariant_violations): no card lost or
+duplicated, limits met at the end of every turn, exactly one ruling per state, every game ends in a
+win or at the step cap. The games run on all CPUs; timings are printed by bench/play_bench.py, not
+asserted."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from adjudicator.cards.catalog import catalog_for
+from adjudicator.cli import main
+from adjudicator.referee.ruling import ruling_for
+from adjudicator.referee.simulate import deal, deck, invariant_violations, play_game
+
+GAMES = 200  # short games: 2 to 6 players, 5 moves each, seeds 0..199
+SHORT_STEPS = 5
+
+
+def _short(seed: int):
+    return play_game(seed, players=2 + seed % 5, max_steps=SHORT_STEPS)
+
+
+@pytest.mark.slow
+def test_hundreds_of_short_games_keep_the_invariants() -> None:
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        results = list(pool.map(_short, range(GAMES)))
+    assert len(results) == GAMES
+    assert [r.violations for r in results if r.violations] == []
+    assert {r.ended for r in results} <= {"win", "step_cap"}
+    assert all(r.steps == SHORT_STEPS for r in results if r.ended == "step_cap")
+    assert sum(r.steps for r in results) >= GAMES  # every game moved
+
+
+@pytest.mark.parametrize(("seed", "players"), [(101, 3), (4, 2)])
+@pytest.mark.slow
+def test_a_whole_game_ends_in_a_win(seed: int, players: int) -> None:
+    result = play_game(seed, players=players, max_steps=400)
+    assert result.violations == []
+    assert result.ended == "win", result
+    assert result.winner in ("Ann", "Bo", "Cy")
+    assert result.turns > 1
+
+
+def test_the_deal() -> None:
+    state = deal(random.Random(0), 4)
+    game = catalog_for("fluxx")
+    assert len(deck(game)) == 82  # 84 cards less Basic Rules (on the table) and the promo card
+    assert [p.hand_size for p in state.players] == [3, 3, 3, 3]
+    assert state.draw_pile_size == 82 - 12 and state.turn.hand_at_start == 3
+    assert invariant_violations(state, ruling_for(state), Counter(deck(game))) == []
+
+
+def test_the_invariants_catch_a_lost_or_doubled_card() -> None:
+    state = deal(random.Random(1), 3)
+    full = Counter(deck(catalog_for("fluxx")))
+    ruling = ruling_for(state)
+    lost = state.draw_pile.pop()
+    assert any("lost" in v for v in invariant_violations(state, ruling, full))
+    state.draw_pile.append(lost)
+    state.discard_pile.append(state.draw_pile[0])
+    assert any("duplicated" in v for v in invariant_violations(state, ruling, full))
+
+
+def test_the_invariants_catch_a_limit_broken_at_turn_end() -> None:
+    state = deal(random.Random(2), 3)
+    state.rules = ["hand_limit_1"]
+    ruling = ruling_for(state)
+    full = Counter(deck(catalog_for("fluxx")))
+    problems = invariant_violations(state, ruling, full, ended_turn_of="Bo")
+    assert any("Hand Limit" in p for p in problems)
+
+
+def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "2", "--players", "2", "--max-steps", "3",
+                 "--seed", "9"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2 and summary["violations"] == []
+    assert sum(summary["ended"].values()) == 2
+    assert main(["simulate", "--players", "9"]) == 2

@@ -1,0 +1,241 @@
+"""Limits and hostile input: oversize bodies, oversize tables, the engine's time limit,
+script in player names, and the security headers every response carries.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any
+
+import clingo
+import pytest
+
+from adjudicator.engine import solve
+from adjudicator.table.reader import MAX_COUNT, MAX_ITEMS, MAX_PLAYERS
+
+TABLE: dict[str, Any] = {
+    "players": [{"name": "Ann", "hand": ["Draw 2", "Jackpot"], "keepers": ["Peace"]},
+                {"name": "Bo", "hand_size": 3}],
+    "active": "Ann",
+    "rules": ["Draw 3"],
+    "goals": ["Hippyism"],
+}
+HOSTILE = ["<script>alert('x')</script>", "<img src=x onerror=alert(1)>", "\"><b>bold</b>"]
+SECURITY = {
+    "Content-Security-Policy": "default-src 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def error_paths(response) -> list[str]:
+    body = response.get_json()
+    assert body["ok"] is False
+    for item in body["errors"]:
+        assert set(item) >= {"path", "message", "suggestions"}
+        assert item["message"]["en"] and item["message"]["zh"]
+    return [item["path"] for item in body["errors"]]
+
+
+def link(state: dict[str, Any]) -> str:
+    raw = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+# --- sizes ---------------------------------------------------------------------------------
+
+def test_a_body_over_the_size_limit_gets_413_in_the_contract_shape(app, client) -> None:
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    body = json.dumps({**TABLE, "filler": "x" * (limit + 1)})
+    response = client.post("/api/ruling", data=body, content_type="application/json")
+    assert response.status_code == 413
+    assert error_paths(response)
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_body_just_under_the_limit_is_read(app, client) -> None:
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    state = {**TABLE, "note": ""}
+    state["note"] = "x" * (limit - len(json.dumps(state)) - 100)
+    response = client.post("/api/ruling", json=state)
+    assert response.status_code == 200
+    assert response.get_json()["ok"] is True
+
+
+def test_too_many_players_is_a_400_naming_the_field(client) -> None:
+    players = [{"name": f"P{i}", "hand_size": 1} for i in range(MAX_PLAYERS + 1)]
+    response = client.post("/api/ruling", json={"players": players, "active": "P0"})
+    assert response.status_code == 400
+    assert "/players" in error_paths(response)
+
+
+def test_an_overlong_list_is_a_400_naming_the_list(client) -> None:
+    state = {"edition": "fluxxnomic", "players": [
+        {"name": "Ann", "hand": ["Peace"] * (MAX_ITEMS + 1)}, {"name": "Bo", "hand_size": 1}],
+        "active": "Ann"}
+    response = client.post("/api/ruling", json=state)
+    assert response.status_code == 400
+    assert error_paths(response) == ["/players/0/hand"]
+
+
+def test_a_count_too_large_to_rule_on_is_a_400_naming_the_field(client) -> None:
+    # the engine's integers are 32 bits: 2**32 would silently become 0 without this check
+    state = {"edition": "fluxxnomic", "players": [{"name": "Ann", "hand_size": 2**32},
+                                                 {"name": "Bo", "hand_size": 1}],
+             "active": "Ann", "turn": {"drawn": MAX_COUNT + 1}}
+    response = client.post("/api/ruling", json=state)
+    assert response.status_code == 400
+    assert set(error_paths(response)) == {"/players/0/hand_size", "/turn/drawn"}
+
+
+def test_thousands_of_unknown_long_names_get_suggestions_only_for_the_first(client) -> None:
+    # each "did you mean" is a fuzzy match over the catalog: a body full of long unknown names
+    # must be answered promptly, not after a minute of CPU
+    players = [{"name": f"P{i}", "hand": [f"no such card, number {i} {j}" for j in range(300)]}
+               for i in range(MAX_PLAYERS)]
+    response = client.post("/api/ruling", json={"players": players, "active": "P0"})
+    assert response.status_code == 400
+    unknown = [e for e in response.get_json()["errors"] if "/hand/" in e["path"]]
+    assert len(unknown) == MAX_PLAYERS * 300  # every unknown name is still reported
+    assert any(e["suggestions"] for e in unknown[:20])
+    assert all(e["suggestions"] == [] for e in unknown[20:])
+
+
+@pytest.mark.parametrize("url", ["/api/ruling", "/api/play"])
+def test_absurdly_deep_json_is_a_400_not_a_crash(client, url) -> None:
+    # deeper than Python's JSON parser can recurse
+    body = "[" * 100_000 + "]" * 100_000
+    response = client.post(url, data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert error_paths(response) == [""]
+
+
+@pytest.mark.parametrize("url", ["/ruling?state=", "/?state=", "/ruling?format=json&state="])
+def test_a_permalink_of_absurdly_deep_json_is_a_400_not_a_crash(client, url) -> None:
+    token = base64.urlsafe_b64encode(("[" * 3000 + "]" * 3000).encode()).decode().rstrip("=")
+    assert client.get(url + token).status_code == 400
+
+
+def csrf(client) -> str:
+    html = client.get("/").get_data(as_text=True)
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def test_a_pasted_yaml_alias_bomb_is_refused_at_once(client) -> None:
+    # nine levels of nine-fold aliases: a few hundred bytes that expand to 387 million nodes
+    levels = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    names = "abcdefghi"
+    for prev, name in zip(names, names[1:], strict=False):
+        levels.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    text = "\n".join(levels) + "\nplayers: [*i]\n"
+    for url in ("/", "/ruling"):  # load into the editor; rule on it
+        response = client.post(url, data={"csrf_token": csrf(client), "state_text": text})
+        assert response.status_code == 400, url
+        assert "YAML" in response.get_data(as_text=True), url
+
+
+# --- the engine's time limit ---------------------------------------------------------------
+
+def test_hitting_the_time_limit_is_a_clear_error_not_a_hang(client, monkeypatch) -> None:
+    monkeypatch.setenv(solve.TIME_LIMIT_ENV, "0.000001")
+    response = client.post("/api/ruling", json=TABLE)
+    assert response.status_code == 400
+    body = response.get_json()
+    assert error_paths(response) == [""]
+    assert "time limit" in body["errors"][0]["message"]["en"]
+    assert "时限" in body["errors"][0]["message"]["zh"]
+
+
+def test_the_default_time_limit_lets_a_table_be_ruled(client, monkeypatch) -> None:
+    monkeypatch.delenv(solve.TIME_LIMIT_ENV, raising=False)
+    assert solve.time_limit() == solve.DEFAULT_TIME_LIMIT_S
+    monkeypatch.setenv(solve.TIME_LIMIT_ENV, "not a number")
+    assert solve.time_limit() == solve.DEFAULT_TIME_LIMIT_S
+    response = client.post("/api/ruling", json=TABLE)
+    assert response.status_code == 200 and response.get_json()["ok"] is True
+
+
+def test_a_search_that_runs_past_the_limit_is_cancelled() -> None:
+    # pigeonhole: 14 pigeons, 13 holes -- clasp needs far longer than the limit to refute it
+    ctl = clingo.Control()
+    ctl.add("base", [], """
+        pigeon(1..14). hole(1..13).
+        1 { in(P,H) : hole(H) } 1 :- pigeon(P).
+        :- in(P,H), in(Q,H), P < Q.
+    """)
+    import time
+
+    started = time.perf_counter()
+    ctl.ground([("base", [])])
+    with pytest.raises(solve.TimeLimitError) as caught:
+        solve.solve_within(ctl, started, lambda model: None, limit_s=0.5)
+    assert caught.value.status == 400
+    assert caught.value.items[0].path == ""
+
+
+def test_the_cli_reports_the_time_limit_and_exits_2(tmp_path, monkeypatch, capsys) -> None:
+    from adjudicator.cli import main
+
+    monkeypatch.setenv(solve.TIME_LIMIT_ENV, "0.000001")
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps(TABLE), encoding="utf-8")
+    assert main(["rule", str(table)]) == 2
+    captured = capsys.readouterr()
+    assert "time limit" in captured.out + captured.err
+
+
+# --- hostile text --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_script_in_a_player_name_is_shown_as_text_on_every_page(client, name) -> None:
+    state = {**TABLE, "players": [{**TABLE["players"][0], "name": name},
+                                  TABLE["players"][1]], "active": name}
+    token = link(state)
+    pages = {
+        "ruling": client.get(f"/ruling?state={token}"),
+        "editor": client.get(f"/?state={token}"),
+        # an error page that repeats the name: the active player is not seated
+        "error": client.get(f"/ruling?state={link({**state, 'active': name + '!'})}"),
+        # "what if I play this?": the outcomes page names the players too
+        "play": client.post("/ruling/play", data={"csrf_token": csrf(client), "state": token,
+                                                  "card": "Draw 2", "player": name}),
+    }
+    for label, response in pages.items():
+        html = response.get_data(as_text=True)
+        assert response.status_code in (200, 400), label
+        assert "text/html" in response.content_type, label
+        assert name not in html, f"{label}: the name is in the page unescaped"
+        assert "&lt;" in html, f"{label}: the name is not shown escaped"
+    # and in JSON it stays the plain text it was
+    ruling = client.post("/api/ruling", json=state).get_json()
+    assert ruling["turn"]["player"] == name
+
+
+def test_script_in_a_search_is_shown_as_text(client) -> None:
+    for url in ("/faq?q=<script>alert(1)</script>", "/cards/<script>alert(1)</script>"):
+        html = client.get(url).get_data(as_text=True)
+        assert "<script>alert(1)</script>" not in html
+
+
+# --- security headers ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("method,url", [
+    ("get", "/"), ("get", "/faq"), ("get", "/rulebook"), ("get", "/cards/draw_2"),
+    ("get", "/api/cards"), ("get", "/api/faq?q=draw"), ("get", "/api/openapi.json"),
+    ("get", "/api/no-such-endpoint"), ("get", "/no-such-page"), ("put", "/api/ruling"),
+    ("post", "/api/ruling"), ("get", "/static/css/app.css"), ("get", "/ruling?state=%%%"),
+])
+def test_every_response_carries_the_security_headers(client, method, url) -> None:
+    response = getattr(client, method)(url)
+    for header, value in SECURITY.items():
+        assert value in response.headers.get(header, ""), (url, header)
+
+
+def test_the_ruling_answer_carries_the_security_headers(client) -> None:
+    response = client.post("/api/ruling", json=TABLE)
+    assert response.status_code == 200
+    for header, value in SECURITY.items():
+        assert value in response.headers.get(header, ""), header

@@ -1,0 +1,42 @@
+"""Shared by the page tests (Flask client) and the browser tests: reading a page, its CSRF token,
+and a table with an open Surprise chain that both kinds of test drive."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Ann's Trade Hands is answered by Cy's Stop That!: Ann may answer with Veto!, Cy holds That's
+# Mine! (QA report: What-if on a Surprise in an open chain).
+CHAIN: dict[str, Any] = {
+    "edition": "fluxx", "expansions": ["creepers", "surprises"],
+    "players": [
+        {"name": "Ann", "hand": ["Draw 2", "Veto!", "Jackpot"], "keepers": ["Peace"]},
+        {"name": "Bo", "hand_size": 3, "keepers": ["Love"]},
+        {"name": "Cy", "hand": ["Sleep", "That's Mine!"]},
+    ],
+    "active": "Ann", "rules": ["Draw 3"], "goals": ["Hippyism"], "draw_pile": 40,
+    "pending": [{"player": "Ann", "card": "Trade Hands"}, {"player": "Cy", "card": "Stop That!"}],
+}
+
+
+def html(response: Any) -> str:
+    return response.get_data(as_text=True)
+
+
+def csrf_from(page: str) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert match, "the page carries no CSRF token"
+    return match.group(1)
+
+
+def what_if(page: Any, state: dict[str, Any], card: str) -> Any:
+    """Opens the ruling page of `state` in a Playwright `page`, asks "What if I play this?" on
+    the active hand's `card` (an id), and returns the locator of the answer."""
+    from adjudicator.web.pages.forms import encode_state
+
+    page.goto("/ruling?state=" + encode_state(state))
+    hand_card = page.locator(".seat-view.active .hand-card").filter(
+        has=page.locator(f"[data-card={card}]"))
+    hand_card.get_by_role("button", name="What if I play this?").click()
+    return page.locator("#whatif .play-result")
