@@ -1,7 +1,7 @@
 """The composed programs rule exactly as the full program (issue 7, speed).
 
 A table is grounded with only the hubs of its edition and expansions (engine.hub_files); the
-full hub rules_asp/fluxx.lp includes them all. For every scenario state, the states that the
+full hub rules_asp/hubs/ruling.lp includes them all. For every scenario state, the states that the
 scenario plays lead to, and a few hundred states of simulated games in each edition, the composed
 program and the full program must give one answer set each with the same shown atoms; the play
 program likewise gives the same outcomes. A difference means a hub leaves out a file the game
@@ -25,6 +25,7 @@ from adjudicator.catalog import EDITIONS, EXPANSION_BASE, EXPANSIONS, catalog_fo
 from adjudicator.errors import InputError
 from adjudicator.facts import state_facts
 from adjudicator.reader import parse_state
+from adjudicator.resources import rules_dir
 from adjudicator.ruling import ruling_for
 from adjudicator.simulate import deal
 from adjudicator.state import TableState
@@ -158,9 +159,9 @@ def test_games_cover_every_edition_and_expansion() -> None:
 
 
 def test_full_hub_includes_every_hub_and_each_file_once() -> None:
-    """fluxx.lp includes the core and every edition and expansion hub; each concern file is in
+    """ruling.lp includes the core and every edition and expansion hub; each concern file is in
     exactly one hub (so composing hubs never adds a statement twice)."""
-    folder = engine.hub_path().parent
+    folder = engine.hubs_dir()
     hubs = {e for e, _ in GAMES} | set(EXPANSIONS) | {engine.CORE}
     full = engine.hub_path().read_text(encoding="utf-8")
     assert {f'#include "{engine.HUB_PREFIX}_{h}.lp".' in full for h in hubs} == {True}
@@ -170,7 +171,9 @@ def test_full_hub_includes_every_hub_and_each_file_once() -> None:
             for name in play._included(hub):
                 assert name not in owner, (name, owner.get(name), hub.name)
                 owner[name] = hub.name
-    concern = {p.name for p in folder.glob("*.lp") if "hub" not in p.name and p.name != engine.HUB}
+    # every .lp file outside hubs/ is a concern file, but doc.lp (comments only, never grounded)
+    concern = {p.relative_to(rules_dir()).as_posix() for p in rules_dir().rglob("*.lp")
+               if p.parent != folder and p.name != "doc.lp"}
     assert set(owner) == concern, concern ^ set(owner)
 
 
