@@ -177,6 +177,18 @@ def test_full_hub_includes_every_hub_and_each_file_once() -> None:
     assert set(owner) == concern, concern ^ set(owner)
 
 
+def test_full_hubs_ground_warn_clean() -> None:
+    """The whole ruling program (hubs/ruling.lp), alone and with the whole move program
+    (hubs/moves.lp), grounds without any message under --warn=all on no facts at all."""
+    for paths in ((engine.hub_path(),), (engine.hub_path(), engine.hubs_dir() / engine.PLAY_HUB)):
+        messages: list[str] = []
+        ctl = clingo.Control(["--warn=all"], logger=lambda code, msg, m=messages: m.append(msg))
+        for path in paths:
+            ctl.load(str(path))
+        ctl.ground([("base", [])])
+        assert not messages, (paths, messages)
+
+
 def test_compositions_are_smaller_than_the_full_program() -> None:
     full = len(engine.program())
     for edition, expansions in GAMES:
@@ -203,12 +215,12 @@ def _minimal_state(edition: str, expansions: tuple[str, ...]) -> TableState:
 @pytest.mark.parametrize("game", GAMES, ids=[f"{e}+{'+'.join(x) or 'none'}" for e, x in GAMES])
 def test_composition_grounds_warn_clean(game: tuple[str, tuple[str, ...]]) -> None:
     """Each composition, loaded by plain clingo from its hub files, grounds without any message
-    under --warn=all: with no facts at all, and with a small table of its game; so does the play
-    program of the game on a move."""
+    under --warn=all: with no facts at all, and with a small table of its game; so does the move
+    program of the game (with its ruling program) on no facts and on a move."""
     edition, expansions = game
     state = _minimal_state(edition, expansions)
     move = play.build_facts(state, {"kind": "draw", "player": "Ann"})
-    for facts, with_play in (("", False), (state_facts(state), False), (move, True)):
+    for facts, with_play in (("", False), (state_facts(state), False), ("", True), (move, True)):
         messages: list[str] = []
         ctl = clingo.Control(["--warn=all"], logger=lambda code, msg, m=messages: m.append(msg))
         for path in engine.hub_files(edition, expansions):
