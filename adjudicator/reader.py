@@ -1,4 +1,4 @@
-"""Reads a table state (CONTRACT.md, "Table state") into a validated `TableState`.
+"""Reads a table state (docs/FORMATS.md, "Table state") into a validated `TableState`.
 
 `load_state_text` parses JSON or YAML; `parse_state` checks the shape, resolves every card name
 to its catalog id and refuses impossible tables. All problems are collected and raised as one
