@@ -5,7 +5,7 @@
 Nothing here decides a rule. A move becomes facts (the state's, from facts.py, plus
 `do_play(S,C)`, the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and
 for a seeded run the random keys), the rules engine (the rules program of the table's game plus
-the play program, rules_asp/play_hub_*.lp: engine.hub_files) derives the next state as `next_*`
+the move program, rules_asp/hubs/moves_*.lp: engine.hub_files) derives the next state as `next_*`
 atoms, one answer set per possible outcome, and this module writes each answer set back as a
 TableState with its ruling.
 docs/PLAYS.md documents the moves, choices and extension fields.
