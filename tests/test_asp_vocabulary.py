@@ -4,9 +4,10 @@ documented in rules_asp/doc.lp, and a finding cites its sources through cite fac
 A predicate is defined by a file where it occurs in a rule's head (facts, choice and conditional
 heads included) and read where it occurs in a body (conditions of aggregates and conditional
 literals included). A predicate that no file defines is defined by "the input" (the facts
-adjudicator/facts.py and adjudicator/play.py write; the files declare them with #defined); one
-that a file shows (#show) is read by "the output" (adjudicator/ruling.py, play.py). doc.lp
-documents a predicate in mkdoclingo's style: a block `%*! name(Arg1,...,ArgN)` ... `*%`.
+adjudicator/engine/facts.py and adjudicator/referee/moves.py write; the files declare them with
+#defined); one that a file shows (#show) is read by "the output" (adjudicator/referee/ruling.py
+and moves.py). doc.lp documents a predicate in mkdoclingo's style: a block
+`%*! name(Arg1,...,ArgN)` ... `*%`.
 """
 
 from __future__ import annotations
