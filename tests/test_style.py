@@ -20,7 +20,8 @@ def test_ruff_is_clean() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("lp", sorted((ROOT / "rules_asp").glob("*.lp")), ids=lambda p: p.name)
+@pytest.mark.parametrize("lp", sorted((ROOT / "rules_asp").rglob("*.lp")),
+                         ids=lambda p: p.relative_to(ROOT / "rules_asp").as_posix())
 def test_every_encoding_opens_with_purpose_input_output(lp: Path) -> None:
     head = "\n".join(lp.read_text(encoding="utf-8").splitlines()[:40]).lower()
     for part in ("purpose", "input", "output"):

@@ -1,10 +1,11 @@
 """Runs the rules engine: the program of a table's game plus the facts of one table state.
 
-A game's program is composed of hub files (rules_asp/hub_*.lp, each a list of #include): the core
-hub, the hub of the edition and the hub of each expansion (`hub_files`); a table is grounded
-with only the rules its game can use (grounding costs about the same per rule whatever the
-facts). Without an edition the program is the full hub rules_asp/fluxx.lp, which includes every
-hub. The play program (referee/moves.py) is composed the same way from rules_asp/play_hub_*.lp.
+A game's program is composed of hub files (rules_asp/hubs/ruling_*.lp, each a list of #include):
+the core hub, the hub of the edition and the hub of each expansion (`hub_files`); a table is
+grounded with only the rules its game can use (grounding costs about the same per rule whatever
+the facts). Without an edition the program is the full hub rules_asp/hubs/ruling.lp, which
+includes every hub. The move program (referee/moves.py) is composed the same way from
+rules_asp/hubs/moves_*.lp.
 
 The .lp files of a composition are parsed once per process (the parsed statements are cached,
 comments dropped); every call builds a fresh `clingo.Control`, so concurrent requests never share
@@ -35,11 +36,12 @@ from ..resources import rules_dir
 from .speed import bodies, unfired
 from .speed.relevance import Plan, Relevance, fact_lines
 
-HUB = "fluxx.lp"  # the full program: every hub
-PLAY_HUB = "play_hub.lp"  # the full play program: every play hub
+HUBS = "hubs"  # the folder of rules_asp/ that holds every hub
+HUB = "ruling.lp"  # the full ruling program: every ruling hub
+PLAY_HUB = "moves.lp"  # the full move program: every move hub
 # Hub file names: <prefix>_core.lp, <prefix>_<edition>.lp, <prefix>_<expansion>.lp.
-HUB_PREFIX = "hub"
-PLAY_HUB_PREFIX = "play_hub"
+HUB_PREFIX = "ruling"
+PLAY_HUB_PREFIX = "moves"
 CORE = "core"
 # The parsed program is shared by every thread of a process, and clingo's AST objects are not
 # thread-safe: two threads adding the same statements to their own Controls at once corrupt
@@ -164,8 +166,12 @@ class Solution:
         return self.models == 1
 
 
+def hubs_dir() -> Path:
+    return rules_dir() / HUBS
+
+
 def hub_path() -> Path:
-    return rules_dir() / HUB
+    return hubs_dir() / HUB
 
 
 def hub_files(edition: str | None = None, expansions: Iterable[str] = (), *,
@@ -178,7 +184,7 @@ def hub_files(edition: str | None = None, expansions: Iterable[str] = (), *,
     Which concern files each hub includes is data in rules_asp/, never here. An edition or an
     expansion without a rules hub raises ValueError (the reader only lets known names through).
     """
-    folder = rules_dir()
+    folder = hubs_dir()
     if edition is None:
         return (folder / (PLAY_HUB if play else HUB),)
     parts = (edition, *sorted(set(expansions)))

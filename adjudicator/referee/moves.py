@@ -5,7 +5,7 @@
 Nothing here decides a rule. A move becomes facts (the state's, from facts.py, plus
 `do_play(S,C)`, the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and
 for a seeded run the random keys), the rules engine (the rules program of the table's game plus
-the play program, rules_asp/play_hub_*.lp: solve.hub_files) derives the next state as `next_*`
+the move program, rules_asp/hubs/moves_*.lp: solve.hub_files) derives the next state as `next_*`
 atoms, one answer set per possible outcome, and this module writes each answer set back as a
 TableState with its ruling.
 docs/PLAYS.md documents the moves, choices and extension fields.
@@ -94,15 +94,18 @@ class PlayResult:
 
 # ---- the program -------------------------------------------------------------------------------
 def _included(hub: Path) -> list[str]:
-    """The files a hub includes, hubs expanded (the play files, in include order)."""
+    """The files a hub includes, hubs expanded (the move files, in include order), each as its
+    path under rules_asp/ (an #include is relative to the including file)."""
     out: list[str] = []
     for name in re.findall(r'^#include "([^"]+)"\.', hub.read_text(encoding="utf-8"), re.M):
-        out += _included(hub.parent / name) if "hub" in name else [name]
+        path = (hub.parent / name).resolve()
+        out += (_included(path) if path.parent == solve.hubs_dir().resolve()
+                else [path.relative_to(rules_dir().resolve()).as_posix()])
     return out
 
 
-# Every file of the play program (the full play hub's), e.g. for the message keys it uses.
-PLAY_FILES = tuple(_included(rules_dir() / solve.PLAY_HUB))
+# Every file of the move program (the full move hub's), e.g. for the message keys it uses.
+PLAY_FILES = tuple(_included(solve.hubs_dir() / solve.PLAY_HUB))
 
 
 def _play_statements(edition: str | None = None,
@@ -240,7 +243,7 @@ def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> lis
     seat = _seat_of(state, action.get("player") or state.active, "/play/player")
     if kind == "play":
         return [f"do_play({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
-    if kind == "surprise":  # a Surprise answering the open chain, out of turn (play_surprises.lp)
+    if kind == "surprise":  # a Surprise answering the open chain, out of turn (surprise_moves.lp)
         return [f"do_answer({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
     return [{"play_random": "do_play_random({})", "draw": "do_draw({})",
              "discard": "do_discard({})", "end_turn": "do_end_turn({})",
@@ -334,7 +337,7 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
         keepers[s.number].add(_card_of(c))
     for s, c in atoms.args("next_creeper", 2):
         creepers[s.number].add(_card_of(c))
-    for s, c in atoms.args("next_claimed", 2):  # Keep Going: the Goals claimed (play_turns.lp)
+    for s, c in atoms.args("next_claimed", 2):  # Keep Going: the Goals claimed (turn_moves.lp)
         claimed[s.number].add(_card_of(c))
     for s, k in atoms.args("next_hand_unknown", 2):
         unknown[s.number] = k.number
@@ -460,7 +463,7 @@ def _brave_keys(state: TableState, action: dict[str, Any], choices: dict[str, An
 def _as_first_link(state: TableState, action: dict[str, Any], choices: dict[str, Any],
                    seed: int | None) -> TableState | None:
     """The table after the move when the engine puts the card in the Surprise chain (the one
-    outcome's `pending`, rules_asp/play_chain.lp), else None."""
+    outcome's `pending`, rules_asp/moves/chain_moves.lp), else None."""
     if action.get("kind", "play") != "play" or state.pending:
         return None
     result = apply_action(state, action, choices, seed, with_ruling=False, limit=1)
@@ -529,8 +532,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
 
 def _claims_made(result: PlayResult, game: Catalog) -> PlayResult:
     """Keep Going: where an outcome's ruling owes a claim (a legal discard move with `claim`:
-    rules_asp/legal_moves.lp), the claim is made at once, as the claimant's discard move
-    (rules_asp/play_turns.lp): its outcomes replace that outcome."""
+    rules_asp/ruling/legal_moves.lp), the claim is made at once, as the claimant's discard move
+    (rules_asp/moves/turn_moves.lp): its outcomes replace that outcome."""
     if not result.legal:
         return result
     outcomes: list[Outcome] = []

@@ -1,7 +1,7 @@
 """The composed programs rule exactly as the full program.
 
 A table is grounded with only the hubs of its edition and expansions (solve.hub_files); the
-full hub rules_asp/fluxx.lp includes them all. For every scenario state, the states that the
+full hub rules_asp/hubs/ruling.lp includes them all. For every scenario state, the states that the
 scenario plays lead to, and a few hundred states of simulated games in each edition, the composed
 program and the full program must give one answer set each with the same shown atoms; the play
 program likewise gives the same outcomes. A difference means a hub leaves out a file the game
@@ -27,6 +27,7 @@ from adjudicator.errors import InputError
 from adjudicator.referee import moves
 from adjudicator.referee.ruling import ruling_for
 from adjudicator.referee.simulate import deal
+from adjudicator.resources import rules_dir
 from adjudicator.table.reader import parse_state
 from adjudicator.table.state import TableState
 
@@ -163,9 +164,9 @@ def test_games_cover_every_edition_and_expansion() -> None:
 
 
 def test_full_hub_includes_every_hub_and_each_file_once() -> None:
-    """fluxx.lp includes the core and every edition and expansion hub; each concern file is in
+    """ruling.lp includes the core and every edition and expansion hub; each concern file is in
     exactly one hub (so composing hubs never adds a statement twice)."""
-    folder = solve.hub_path().parent
+    folder = solve.hubs_dir()
     hubs = {e for e, _ in GAMES} | set(EXPANSIONS) | {solve.CORE}
     full = solve.hub_path().read_text(encoding="utf-8")
     assert {f'#include "{solve.HUB_PREFIX}_{h}.lp".' in full for h in hubs} == {True}
@@ -175,8 +176,22 @@ def test_full_hub_includes_every_hub_and_each_file_once() -> None:
             for name in moves._included(hub):
                 assert name not in owner, (name, owner.get(name), hub.name)
                 owner[name] = hub.name
-    concern = {p.name for p in folder.glob("*.lp") if "hub" not in p.name and p.name != solve.HUB}
+    # every .lp file outside hubs/ is a concern file, but doc.lp (comments only, never grounded)
+    concern = {p.relative_to(rules_dir()).as_posix() for p in rules_dir().rglob("*.lp")
+               if p.parent != folder and p.name != "doc.lp"}
     assert set(owner) == concern, concern ^ set(owner)
+
+
+def test_full_hubs_ground_warn_clean() -> None:
+    """The whole ruling program (hubs/ruling.lp), alone and with the whole move program
+    (hubs/moves.lp), grounds without any message under --warn=all on no facts at all."""
+    for paths in ((engine.hub_path(),), (engine.hub_path(), engine.hubs_dir() / engine.PLAY_HUB)):
+        messages: list[str] = []
+        ctl = clingo.Control(["--warn=all"], logger=lambda code, msg, m=messages: m.append(msg))
+        for path in paths:
+            ctl.load(str(path))
+        ctl.ground([("base", [])])
+        assert not messages, (paths, messages)
 
 
 def test_compositions_are_smaller_than_the_full_program() -> None:
@@ -205,12 +220,12 @@ def _minimal_state(edition: str, expansions: tuple[str, ...]) -> TableState:
 @pytest.mark.parametrize("game", GAMES, ids=[f"{e}+{'+'.join(x) or 'none'}" for e, x in GAMES])
 def test_composition_grounds_warn_clean(game: tuple[str, tuple[str, ...]]) -> None:
     """Each composition, loaded by plain clingo from its hub files, grounds without any message
-    under --warn=all: with no facts at all, and with a small table of its game; so does the play
-    program of the game on a move."""
+    under --warn=all: with no facts at all, and with a small table of its game; so does the move
+    program of the game (with its ruling program) on no facts and on a move."""
     edition, expansions = game
     state = _minimal_state(edition, expansions)
     move = moves.build_facts(state, {"kind": "draw", "player": "Ann"})
-    for facts, with_play in (("", False), (state_facts(state), False), (move, True)):
+    for facts, with_play in (("", False), (state_facts(state), False), ("", True), (move, True)):
         messages: list[str] = []
         ctl = clingo.Control(["--warn=all"], logger=lambda code, msg, m=messages: m.append(msg))
         for path in solve.hub_files(edition, expansions):

@@ -238,22 +238,23 @@ def test_cli_rule_bad_input_exits_2(tmp_path, capsys) -> None:
 
 def test_every_lp_file_has_its_header() -> None:
     """Each .lp file opens with Purpose, then names its Input and Output predicates."""
-    for path in sorted(solve.hub_path().parent.glob("*.lp")):
+    for path in sorted(solve.hub_path().parent.parent.rglob("*.lp")):
         text = path.read_text(encoding="utf-8")
         assert text.startswith("% Purpose:"), path.name
         assert "\n% Input:" in text and "\n% Output:" in text, path.name
 
 
 def test_hub_includes_every_lp_file() -> None:
-    """No concern file is left out of the full hub, through the hubs it includes (play_*.lp
-    belong to the play program: its full hub play_hub.lp includes every one of them)."""
-    folder = solve.hub_path().parent
+    """No concern file is left out of the full hub, through the hubs it includes (moves/*.lp
+    belong to the move program: its full hub moves.lp includes every one of them)."""
+    folder = solve.hubs_dir()
     rules = set(moves._included(solve.hub_path()))
     plays = set(moves._included(folder / solve.PLAY_HUB))
-    for path in sorted(folder.glob("*.lp")):
-        if "hub" in path.name or path.name == solve.HUB:
+    for path in sorted(folder.parent.rglob("*.lp")):
+        if path.parent == folder or path.name == "doc.lp":  # the hubs; doc.lp is comments only
             continue
-        assert path.name in (plays if path.name.startswith("play_") else rules), path.name
+        name = path.relative_to(folder.parent).as_posix()
+        assert name in (plays if path.parent.name == "moves" else rules), name
 
 
 def test_math_witness_reads_as_an_expression() -> None:

@@ -27,7 +27,7 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "rules" / "scenarios"
 
 
 def lp_files() -> list[Path]:
-    return sorted(rules_dir().glob("*.lp"))
+    return sorted(rules_dir().rglob("*.lp"))
 
 
 def without_comments(text: str) -> str:
@@ -157,10 +157,11 @@ FAQ_PHRASES = {
     "faq:004-q4": "Combine Digits",
     "faq:004-q5": "only create ONE two-digit number",
 }
-CORE_FILES = ("cards.lp", "cards_fluxx.lp", "cards_math.lp", "cards_fluxxnomic.lp",
-              "rule_conflicts.lp", "turn.lp", "draw.lp", "play.lp", "limits.lp", "legal_moves.lp",
-              "citations.lp", "goals.lp", "cards_goals_fluxx.lp", "cards_goals_math.lp",
-              "cards_goals_fluxxnomic.lp")
+CORE_FILES = ("ruling/card_values.lp", "cards/fluxx.lp", "cards/math.lp", "cards/fluxxnomic.lp",
+              "ruling/rule_conflicts.lp", "ruling/turn_order.lp", "ruling/draws_owed.lp",
+              "ruling/plays_owed.lp", "ruling/limits.lp", "ruling/legal_moves.lp",
+              "ruling/citations.lp", "ruling/goals.lp", "cards/fluxx_goals.lp",
+              "cards/math_goals.lp", "cards/fluxxnomic_goals.lp")
 
 
 def test_core_faq_citations_say_what_they_are_cited_for(knowledge_db) -> None:

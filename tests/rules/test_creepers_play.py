@@ -1,4 +1,5 @@
-"""The Creepers' and Surprises' part of a move (rules_asp/play_creepers.lp, play_surprises.lp).
+"""The Creepers' and Surprises' part of a move (rules_asp/moves/creeper_moves.lp and
+surprise_moves.lp).
 
 Moves run through adjudicator.referee.moves with the play program of the plays engineer plus these
 two files (added here when moves.PLAY_FILES does not list them yet).
@@ -13,7 +14,7 @@ import pytest
 from adjudicator.referee import moves
 from adjudicator.table.reader import parse_state
 
-OURS = ("play_surprises.lp", "play_creepers.lp")
+OURS = ("moves/surprise_moves.lp", "moves/creeper_moves.lp")
 
 
 @pytest.fixture(autouse=True)
@@ -153,17 +154,17 @@ def test_stop_that_in_turn_effect_unknown() -> None:
     assert "surprise_effect_unknown" in _keys(result.outcomes[0])
 
 
-# ---- drawn Creepers (needs play_draws.lp to ask for creeper_extra/1) ---------------------------
+# ---- drawn Creepers (needs drawing.lp to ask for creeper_extra/1) ---------------------------
 def _draws_integrated() -> bool:
     from adjudicator.resources import rules_dir
 
-    text = (rules_dir() / "play_draws.lp").read_text(encoding="utf-8")
+    text = (rules_dir() / "moves" / "drawing.lp").read_text(encoding="utf-8")
     return "creeper_extra" in text and "creeper_got" in text
 
 
 @pytest.mark.skipif(not _draws_integrated(),
-                    reason="play_draws.lp does not yet use creeper_extra/creeper_got "
-                           "(play_creepers.lp header: the three lines it needs)")
+                    reason="drawing.lp does not yet use creeper_extra/creeper_got "
+                           "(creeper_moves.lp header: the three lines it needs)")
 def test_drawn_creepers_go_to_the_table_and_are_replaced() -> None:
     state = {
         "expansions": ["creepers"],

@@ -1,4 +1,4 @@
-"""Goals and winning (rules_asp/goals.lp and cards_goals_*.lp) beyond the scenario tables.
+"""Goals and winning (rules_asp/ruling/goals.lp, rules_asp/cards/*_goals.lp) beyond the scenarios.
 
 - The Goal data agrees with the catalogs: every Goal of every edition is modeled, and the Math
   Fluxx targets are exactly the catalog's `attrs.target` (unknown ones stay unknown).
@@ -45,9 +45,9 @@ def lp_facts(name: str, predicate: str) -> list[list[str]]:
     return out
 
 
-@pytest.mark.parametrize("edition,lp", [("fluxx", "cards_goals_fluxx.lp"),
-                                        ("math", "cards_goals_math.lp"),
-                                        ("fluxxnomic", "cards_goals_fluxxnomic.lp")])
+@pytest.mark.parametrize("edition,lp", [("fluxx", "cards/fluxx_goals.lp"),
+                                        ("math", "cards/math_goals.lp"),
+                                        ("fluxxnomic", "cards/fluxxnomic_goals.lp")])
 def test_every_goal_is_specified(edition: str, lp: str) -> None:
     goals = {cid for cid, c in catalog(edition).items() if c["type"] == "goal"}
     specified = {args[1] for args in lp_facts(lp, "goal_spec") if args[0] == edition}
@@ -58,20 +58,20 @@ def test_every_goal_is_specified(edition: str, lp: str) -> None:
 
 
 def test_rulebook_deck_has_23_goals() -> None:
-    assert len([a for a in lp_facts("cards_goals_fluxx.lp", "goal_spec")]) == 23
+    assert len([a for a in lp_facts("cards/fluxx_goals.lp", "goal_spec")]) == 23
 
 
 def test_math_targets_match_the_catalog() -> None:
     goals = {cid: c for cid, c in catalog("math").items() if c["type"] == "goal"}
-    known = {a[1]: int(a[2]) for a in lp_facts("cards_goals_math.lp", "goal_target")}
-    unknown = {a[1] for a in lp_facts("cards_goals_math.lp", "goal_target_unknown")}
+    known = {a[1]: int(a[2]) for a in lp_facts("cards/math_goals.lp", "goal_target")}
+    unknown = {a[1] for a in lp_facts("cards/math_goals.lp", "goal_target_unknown")}
     for cid, card in goals.items():
         target = card["attrs"]["target"]
         if target is None:
             assert cid in unknown and cid not in known
         else:
             assert known[cid] == target and cid not in unknown
-    keepers = {a[1]: int(a[2]) for a in lp_facts("cards_goals_math.lp", "number_keeper")}
+    keepers = {a[1]: int(a[2]) for a in lp_facts("cards/math_goals.lp", "number_keeper")}
     assert keepers == {cid: c["attrs"]["value"] for cid, c in catalog("math").items()
                        if c["type"] == "keeper"}
 
@@ -208,7 +208,7 @@ def brute_force_math_win(keepers: list[int], target: int, combine: bool) -> bool
     return False
 
 
-TARGETS = {a[1]: int(a[2]) for a in lp_facts("cards_goals_math.lp", "goal_target")}
+TARGETS = {a[1]: int(a[2]) for a in lp_facts("cards/math_goals.lp", "goal_target")}
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -25,8 +25,8 @@ from adjudicator.resources import rules_dir
 from adjudicator.table.reader import parse_state
 
 SCENARIOS = Path(__file__).parent / "scenarios"
-OWN_FILES = ("play_common.lp", "play_legal.lp", "play_draws.lp", "play_actions.lp",
-             "play_turns.lp")
+OWN_FILES = ("moves/next_table.lp", "moves/legality.lp", "moves/drawing.lp", "moves/actions.lp",
+             "moves/turn_moves.lp")
 
 
 def load_cases() -> list[tuple[str, dict[str, Any]]]:
@@ -245,7 +245,7 @@ def test_play_program_defines_nothing_of_the_core() -> None:
     """The play files share the core engine's grounding: they must not define its predicates
     (apart from the shared outputs finding/cites and the citation data cite/2, the card data
     card_numeral, and the hook extra_turn the core leaves to plays)."""
-    core = [p for p in rules_dir().glob("*.lp") if not p.name.startswith("play_")]
+    core = [p for p in rules_dir().rglob("*.lp") if p.parent.name not in ("moves", "hubs")]
     shared = _heads(core) & _heads([rules_dir() / f for f in OWN_FILES])
     assert shared <= {("finding", 3), ("cites", 3), ("cite", 2), ("card_numeral", 4)}, shared
 
@@ -260,7 +260,7 @@ def test_play_program_grounds_without_warnings() -> None:
             builder.add(statement)
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
-    ours = [w for w in warnings if "play_" in w]
+    ours = [w for w in warnings if "/moves/" in w]
     assert not ours, ours
 
 
@@ -360,7 +360,7 @@ def test_every_legal_move_kind_has_a_label() -> None:
 
     pattern = re.compile(r"^[^%]*?\blegal_move\(\s*[A-Z_][A-Za-z0-9_]*\s*,\s*([a-z][A-Za-z0-9_]*)",
                          re.MULTILINE)
-    kinds = {m.group(1) for path in rules_dir().glob("*.lp")
+    kinds = {m.group(1) for path in rules_dir().rglob("*.lp")
              for m in pattern.finditer(path.read_text(encoding="utf-8"))}
     assert {"draw", "play", "surprise", "resolve", "end_turn"} <= kinds
     assert kinds - set(MOVE_LABELS) == set()

@@ -1,4 +1,4 @@
-"""Counter-Surprise chains of any shape (rules_asp/surprises.lp), checked against FAQ 002-54.
+"""Counter-Surprise chains of any shape (rules_asp/ruling/surprises.lp), checked against FAQ 002-54.
 
 "A plays some card X. B plays Surprise 1, canceling X. A cancels Surprise 1 with Surprise 2, so X
 is in effect again. B cancels Surprise 2 with Surprise 3 ..." and "some other player, for example
