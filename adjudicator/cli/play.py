@@ -1,8 +1,8 @@
 """`fluxx-adjudicator play FILE|- CARD [--json]`: the outcomes of playing a card.
 
 The table state is read as JSON or YAML from a file or standard input, and the outcomes of
-playing CARD are printed (docs/FORMATS.md, "Playing a card"); `--choices` takes the decisions as JSON
-(docs/PLAYS.md).
+playing CARD are printed (docs/FORMATS.md, "Playing a card"); `--choices` takes the decisions
+as JSON (docs/PLAYS.md).
 """
 
 from __future__ import annotations

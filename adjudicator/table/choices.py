@@ -1,7 +1,7 @@
 """The state's extension fields of plays (docs/PLAYS.md) read and checked: `extra_turns` (Take
 Another Turn owed) and `sub_hands` (the set-aside hands being played out); engine/facts.py writes
-them as facts for every state, so the ruling (rules_asp/ruling/extension_state.lp) and the play program
-(rules_asp/moves/next_table.lp) read the same facts.
+them as facts for every state, so the ruling (rules_asp/ruling/extension_state.lp) and the move
+program (rules_asp/moves/next_table.lp) read the same facts.
 
 Also the choice keys of a move (docs/PLAYS.md, "Choice keys") and `normalize_choices`, which
 checks a `choices` object and writes its cards as ids: for a play's request (referee/moves.py)

@@ -185,7 +185,7 @@ def test_full_hub_includes_every_hub_and_each_file_once() -> None:
 def test_full_hubs_ground_warn_clean() -> None:
     """The whole ruling program (hubs/ruling.lp), alone and with the whole move program
     (hubs/moves.lp), grounds without any message under --warn=all on no facts at all."""
-    for paths in ((engine.hub_path(),), (engine.hub_path(), engine.hubs_dir() / engine.PLAY_HUB)):
+    for paths in ((solve.hub_path(),), (solve.hub_path(), solve.hubs_dir() / solve.PLAY_HUB)):
         messages: list[str] = []
         ctl = clingo.Control(["--warn=all"], logger=lambda code, msg, m=messages: m.append(msg))
         for path in paths:

@@ -65,7 +65,7 @@ def tables() -> list[tuple[str, str | None, list[str]]]:
 # ---- the OpenAPI document ---------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def spec(store_path: Path) -> dict[str, Any]:
-    from adjudicator import create_app
+    from adjudicator.web import create_app
 
     app = create_app({"TESTING": True, "STORE_PATH": str(store_path)})
     answer = app.test_client().get("/api/openapi.json")
