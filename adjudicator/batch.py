@@ -124,14 +124,17 @@ class _Rename(A.Transformer):
 
 def tag_program(statements: Sequence[A.AST],
                 per_table: frozenset[tuple[str, int]]) -> list[A.AST]:
-    """The program for a batch: each rule that derives a per-table atom gets the table variable
-    in every per-table atom and `table(T)` in its body (so the variable is bound even in a rule
-    whose other literals are negative or aggregates); #show and #defined follow the arity."""
+    """The program for a batch: each rule that reads or derives a per-table atom gets the table
+    variable in every per-table atom and `table(T)` in its body (so the variable is bound even
+    in a rule whose other literals are negative or aggregates); #show and #defined follow the
+    arity. An integrity constraint derives nothing, so it is told by its body: one that reads a
+    table's atoms holds per table (left shared, it would read atoms no batch has, and never
+    apply)."""
     rename = _Rename(per_table)
     out: list[A.AST] = []
     for s in statements:
         if s.ast_type == _T.Rule:
-            if not _signatures(s.head) & per_table:
+            if not _signatures(s.head) & per_table and not _signatures(s.body) & per_table:
                 out.append(s)  # shared: card data and what follows from it alone
                 continue
             loc = s.location

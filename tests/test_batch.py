@@ -294,3 +294,31 @@ def test_a_failure_outside_the_engine_reaches_every_caller_of_the_batch(monkeypa
     with pytest.raises(RuntimeError, match="broken"):
         combiner.solve(GAMES[("fluxx", ())][0], "fluxx", ())
     assert combiner._running == 0 and not combiner._queue
+
+
+def test_a_constraint_applies_to_each_table_of_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no encoding has an integrity constraint yet: the program of the game gets one, which
+    # refuses every table whose active player sits at seat 1
+    game = ("fluxx", ())
+    constraint: list[clingo.ast.AST] = []
+    clingo.ast.parse_string(":- active(S), S = 1.", constraint.append)
+    statements = (*engine.parse_private(*game), *constraint)
+    monkeypatch.setattr(engine, "parse_private", lambda edition, expansions=(): list(statements))
+    monkeypatch.setattr(engine, "program", lambda path=None, *, edition=None, expansions=(): (
+        statements))
+    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    batch.tagged_program(*game)
+    tables = GAMES[game]
+    refused = [t for t in tables if "\nactive(1)." in f"\n{t}"][:2]
+    kept = [t for t in tables if "\nactive(1)." not in f"\n{t}"][:3]
+    assert refused and kept
+    for chunk in ([*kept[:2], refused[0], kept[2], *refused[1:]], kept):
+        lone = [engine.solve(t, edition=game[0]) for t in chunk]
+        jobs = [batch._Job(t, game) for t in chunk]
+        batch._run(jobs)
+        for job, want in zip(jobs, lone, strict=True):
+            got = job.result()
+            assert got.models == want.models
+            assert {str(s) for s in got.symbols} == {str(s) for s in want.symbols}
+    assert [s.models for s in lone] == [1] * len(kept)
+    assert all(job.result().stats.get("batch") == len(kept) for job in jobs)  # the batch stood
