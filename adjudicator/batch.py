@@ -7,8 +7,7 @@ one program: every predicate that depends on the table gets the table's number a
 argument (`tagged_program`), each table's facts are tagged the same way, and the one answer set
 is split back into one per table. The tables cannot see each other (no rule joins two table
 numbers), so each table's atoms are exactly those of its own program; the tests check this on
-every scenario state. Measured on a 4-player table: about 12 ms alone, about 2.4 ms per table in
-a batch of 8 (bench/README.md).
+every scenario state. What a batch saves per table is measured by bench/speed_parts.py.
 
 `solve(facts, edition, expansions)` is what `ruling.ruling_for` calls: alone (the command line,
 a quiet server) it is `engine.solve`; while another call is grounding, later calls queue, and the
@@ -294,9 +293,7 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     except ValueError:
         return None
     # The common facts are a text of their own, the same object for every batch of the game:
-    # indexed once (relevance.index_text) and parsed once (engine._fact_statements). The plan is
-    # thinned like a lone table's (unfired.py): the tables of one game share a few plans, so the
-    # plans of batches recur too (bench/README.md, seventh session).
+    # indexed once (relevance.index_text) and parsed once (engine._fact_statements).
     texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
     whole = engine.run(program.statements, texts, shown_handles=True)  # split reads handles
     if whole.models != 1 or whole.warnings:

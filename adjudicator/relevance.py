@@ -294,7 +294,6 @@ class Relevance:
                 self.enabled = False
             elif s.ast_type == ASTType.Definition:
                 self._consts.add(s.name)
-        self.consts = frozenset(self._consts)  # the program's #const names (unfired.py too)
         self.statements = tuple(statements)
         self.body_rules = sum(1 for s in statements if s.ast_type == ASTType.Rule and s.body)
         self.static = FactIndex()
@@ -302,7 +301,7 @@ class Relevance:
         # index in `statements` -> positive body atoms of each rule with a body
         self.rules: dict[int, tuple[_Atom, ...]] = {}
         self._lock = threading.Lock()
-        # the statements kept, one tuple per set left out (unfired.py knows a plan by them)
+        # the statements kept, one tuple per set left out: answers alike share one plan
         self._kept: Memo[tuple[frozenset[int], ...], tuple[ast.AST, ...]] = Memo(TRACES)
         self._answers: dict[int, _Answers] = {}  # by the number of texts
         self._unread: dict[frozenset[int], tuple[
@@ -522,26 +521,25 @@ class Relevance:
         for text in texts:
             found = index_text(text)
             if found is None:
-                return Plan(self.statements, tuple(texts), 0, 0, facts_only=False)
+                return Plan(self.statements, tuple(texts), 0, 0)
             indexes.append(found)
         if self._consts and any(self._consts & index.names for index in indexes):
             # clingo replaces those names in the facts too
-            return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
+            return Plan(self.statements, tuple(texts), 0, 0)
         answers = self._answers.get(len(indexes))
         trace = answers.find(indexes) if answers is not None else None
         if trace is None:
             try:
                 trace, questions = self._trace(indexes)
             except RecursionError:  # derivations deeper than Python's stack: keep every rule
-                return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
+                return Plan(self.statements, tuple(texts), 0, 0)
             with self._lock:
                 self._answers.setdefault(len(indexes), _Answers()).add(questions, trace)
         passed = tuple(trace.text(k, index, text)
                        for k, (index, text) in enumerate(zip(indexes, texts, strict=True)))
         lines_out = sum(len(index.lines) for index in indexes) - sum(
             0 if not t else t.count("\n") + 1 for t in passed)
-        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out,
-                    facts_only=True)
+        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out)
 
     def _trace(self, indexes: Sequence[FactIndex]) -> tuple[_Trace, list[tuple[Question, bool]]]:
         """Which rules cannot fire with the added facts `indexes`, and every question asked of
@@ -771,7 +769,6 @@ class Plan:
     texts: tuple[str, ...]
     rules_left_out: int
     facts_left_out: int  # the program's facts and the texts' facts no kept statement reads
-    facts_only: bool | None = None  # whether the texts are plain facts; None: not looked at
 
     @property
     def pruned(self) -> bool:

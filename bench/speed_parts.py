@@ -310,8 +310,6 @@ def main() -> None:
           f"{'met: on':>7} {'off':>7} {'saves':>6}")
 
     parts: list[tuple[str, str, Callable[[], Any], Callable[[], None] | None]] = [
-        ("unfired + bodies (fired for no earlier table)", "FLUXX_UNFIRED=0",
-         lambda: env("FLUXX_UNFIRED", "0"), None),
         ("relevance (cannot fire, nothing reads)", "FLUXX_PRUNE=0",
          lambda: env("FLUXX_PRUNE", "0"), None),
         ("  of which the backward half (nothing reads)", "plan(backwards=False)",

@@ -11,7 +11,7 @@ from collections import defaultdict
 import clingo.ast
 import pytest
 
-from adjudicator import batch, engine, terms, unfired
+from adjudicator import batch, engine, terms
 from adjudicator.catalog import catalog_for
 from adjudicator.errors import InputError
 from adjudicator.facts import catalog_text, state_facts, table_facts
@@ -81,28 +81,6 @@ def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
             assert {str(s) for s in solution.symbols} == alone(facts + common, game)
 
 
-@pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
-def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str, ...]],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    # a batch's plan is learnt from at its second whole grounding (unfired.py), then thinned
-    monkeypatch.setattr(unfired, "_ENTRIES", {})  # what earlier tests taught is forgotten
-    monkeypatch.setattr(unfired, "_LAST", {})
-    tables = GAMES[game][:6]
-    expected = [alone(facts, game) for facts in tables]
-    stats = []
-    for _ in range(3):
-        solutions = batch.solve_batch(tables, game[0], game[1])
-        assert solutions is not None
-        assert [{str(s) for s in solution.symbols} for solution in solutions] == expected
-        stats.append(solutions[0].stats)
-    assert stats[0]["rules_unfired"] == 0
-    # thinned wherever a lone table of the game is (plans with Surprise chains are not
-    # stratified by form, and are ground whole alone and in batches)
-    lone = [engine.solve(tables[0], edition=game[0], expansions=game[1]) for _ in range(3)]
-    if lone[2].stats["rules_unfired"]:
-        assert stats[2]["rules_unfired"] > 0 and not stats[2].get("regrounded")
-
-
 def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
     program = batch.tagged_program("fluxx", ())
     tables = GAMES[("fluxx", ())][:3]
@@ -110,7 +88,7 @@ def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
     shared: dict[str, None] = {}
     for k, text in enumerate(tables):
         lines += batch.tag_facts(text, k, shared) + [f"table({k})."]
-    whole = engine.run(program.statements, ["\n".join([*shared, *lines])], thin=False)
+    whole = engine.run(program.statements, ["\n".join([*shared, *lines])])
     plain = batch.split(whole.symbols, 3, program.per_table, program.per_table_names)
     cache: Memo[int, tuple[int, Term]] = Memo(1 << 16)
     for _ in range(2):  # filling the cache, then reading from it
@@ -118,7 +96,7 @@ def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
         assert [[str(t) for t in a] for a in cached] == [[str(t) for t in a] for a in plain]
     assert len(cache) == (len(whole.symbols) if terms.INTERNED else 0)
     # the shown atoms as clingo's handles (what solve_batch asks for) split alike
-    by_handle = engine.run(program.statements, ["\n".join([*shared, *lines])], thin=False,
+    by_handle = engine.run(program.statements, ["\n".join([*shared, *lines])],
                            shown_handles=True)
     if terms.INTERNED:
         assert all(type(h) is int for h in by_handle.symbols)
@@ -322,3 +300,4 @@ def test_a_constraint_applies_to_each_table_of_a_batch(monkeypatch: pytest.Monke
             assert {str(s) for s in got.symbols} == {str(s) for s in want.symbols}
     assert [s.models for s in lone] == [1] * len(kept)
     assert all(job.result().stats.get("batch") == len(kept) for job in jobs)  # the batch stood
+
