@@ -418,9 +418,21 @@ class _Combiner:
 _COMBINER = _Combiner()
 
 
+# Batches are on unless FLUXX_BATCH=0 (every table ruled alone: for comparing).
+BATCH_ENV = "FLUXX_BATCH"
+
+
+def batching() -> bool:
+    return os.environ.get(BATCH_ENV, "1") != "0"
+
+
 def solve(facts: str, edition: str, expansions: Iterable[str] = (),
           common: str = "") -> engine.Solution:
     """engine.solve for the facts of one table of `edition` with `expansions` (plus `common`,
     the facts that every table of the game shares: facts.catalog_text), ruled together with the
     tables that other threads ask for at the same time."""
+    if not batching():
+        job = _Job(facts, (edition, tuple(sorted(set(expansions)))), common)
+        _alone(job)
+        return job.result()
     return _COMBINER.solve(facts, edition, expansions, common)

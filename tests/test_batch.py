@@ -301,3 +301,12 @@ def test_a_constraint_applies_to_each_table_of_a_batch(monkeypatch: pytest.Monke
     assert [s.models for s in lone] == [1] * len(kept)
     assert all(job.result().stats.get("batch") == len(kept) for job in jobs)  # the batch stood
 
+
+def test_batches_switched_off_rule_each_table_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = ("fluxx", ())
+    facts = GAMES[game][0]
+    monkeypatch.setenv(batch.BATCH_ENV, "0")
+    ruled: list[str] = []
+    monkeypatch.setattr(batch._COMBINER, "solve", lambda *args: ruled.append("combined"))
+    solution = batch.solve(facts, *game)
+    assert not ruled and {str(s) for s in solution.symbols} == alone(facts, game)
