@@ -333,7 +333,7 @@ def main() -> None:
 
     # the parsed programs kept per process: off, every ruling parses its composition anew (and
     # analyses it anew: the analysis is kept with the parsed program); a few tables suffice
-    few = alone[:: max(1, len(alone) // 6)][:6]
+    few = alone[:: max(1, len(alone) // 3)][:3]
     print(row(f"parsed programs kept ({len(few)} tables)", "parsed for each ruling",
               in_turns([], few, parsed_each_time), len(few)))
 
