@@ -33,7 +33,7 @@ import clingo.ast
 from ..errors import InputError, error
 from ..memo import Memo
 from ..resources import rules_dir
-from .speed import bodies, unfired
+from . import terms
 from .speed.relevance import Plan, Relevance, fact_lines
 
 HUBS = "hubs"  # the folder of rules_asp/ that holds every hub
@@ -311,97 +311,46 @@ def solve(facts: str, path: Path | None = None, extra: Sequence[str] = (), *,
 
 
 def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
-        thin: bool = True, shown_handles: bool = False) -> Solution:
+        shown_handles: bool = False) -> Solution:
     """Grounds parsed `statements` (shared ones are added under the lock) with program `texts`
     in a fresh Control, under the time limit, and returns up to two answer sets' worth: the
     one way the engine grounds and solves (solve, and batch.py's renamed program).
 
-    What is grounded is the plan (relevance.py: the rules the facts can fire), and of it, once
-    earlier tables of the same plan have shown which rules never fire, the rest (unfired.py);
-    the answer set is then checked, and the table grounded again with the whole plan when the
-    check fails. `thin=False` grounds the whole plan (for comparing). `shown_handles`: the
-    Solution's symbols are clingo's handles of the shown atoms (bodies.handles: no Symbol
+    What is grounded is the plan (relevance.py: the rules the facts can fire). `shown_handles`:
+    the Solution's symbols are clingo's handles of the shown atoms (terms.handles: no Symbol
     object made per atom), for a caller that reads them by handle (batch.split)."""
     started = time.perf_counter()
     grounding = plan(statements, texts)
     analysed = time.perf_counter()
-    # only plain facts besides the statements: what makes the plan stratified is checked there
-    facts_only = grounding.facts_only
-    if facts_only is None and thin:  # the plan did not look (no pruning)
-        facts_only = all(fact_lines(t) is not None for t in texts)
-    known = unfired.entry(grounding.statements, _AST_LOCK, _relevance(statements).consts) \
-        if thin and facts_only and unfired.enabled() else None
-    lean = known.lean if known is not None else None
-    outcome: _Outcome | None = None
-    missed = False
-    if lean is not None:
-        outcome = _ground_and_solve(lean.statements, grounding.texts, started, pruned=True,
-                                    atoms=True, shown_handles=shown_handles)
-        if outcome.models != 1 or not lean.holds(outcome.atoms):
-            assert known is not None
-            known.missed()
-            outcome, missed = None, True
-    if outcome is None:
-        lean = None
-        learn = known is not None and known.learning
-        outcome = _ground_and_solve(grounding.statements, grounding.texts, started,
-                                    pruned=grounding.pruned, atoms=learn,
-                                    shown_handles=shown_handles)
-        if known is not None:
-            known.grounded_whole()
-            if learn and outcome.models == 1:
-                known.learn(outcome.atoms)
-    unfired_out = len(lean.left_out) if lean is not None else 0
-    stats = dict(outcome.stats)
-    stats["rules"] = _relevance(statements).body_rules - grounding.rules_left_out - unfired_out
-    stats["rules_left_out"] = grounding.rules_left_out
-    stats["rules_unfired"] = unfired_out
-    if missed:
-        stats["regrounded"] = True
-    stats["facts_left_out"] = grounding.facts_left_out
-    stats["prune_ms"] = round((analysed - started) * 1000, 3)
-    return Solution(models=outcome.models, symbols=outcome.symbols, warnings=outcome.warnings,
-                    stats=stats)
-
-
-@dataclass
-class _Outcome:
-    models: int
-    symbols: list[Any]  # the shown atoms of the first answer set (symbols, or their handles)
-    atoms: list[Any]  # all its atoms (bodies.handles), when asked for
-    warnings: list[str]
-    stats: dict[str, Any]
-
-
-def _ground_and_solve(statements: Sequence[clingo.ast.AST], texts: Sequence[str], started: float,
-                      *, pruned: bool, atoms: bool, shown_handles: bool = False) -> _Outcome:
     warnings: list[str] = []
     # a pruned program lacks rules and facts the full one has: atoms of the rules' heads, or of
     # facts no kept rule could join, would be reported as occurring in no rule head (the full
     # programs are checked clean of it: tests/engine/test_engine.py)
-    warn = ["--warn=all", "--warn=no-atom-undefined"] if pruned else ["--warn=all"]
+    warn = ["--warn=all", "--warn=no-atom-undefined"] if grounding.pruned else ["--warn=all"]
     ctl = clingo.Control(["--models=2", *warn], logger=_collector(warnings), message_limit=100)
-    add_statements(ctl, statements, texts)
+    add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     grounded = time.perf_counter()
-    found: list[list[clingo.Symbol]] = []
-    every: list[Any] = []
+    found: list[list[Any]] = []
 
     def on_model(model: clingo.Model) -> None:
         # only the first answer set's atoms are kept; the second only says "more than one"
-        if not found and atoms:
-            every[:] = bodies.handles(model.symbols(atoms=True))
         if found:
             found.append([])
         else:
             shown = model.symbols(shown=True)
-            found.append(bodies.handles(shown) if shown_handles else list(shown))
+            found.append(terms.handles(shown) if shown_handles else list(shown))
 
     solve_within(ctl, started, on_model)
     done = time.perf_counter()
-    return _Outcome(len(found), found[0] if found else [], every, warnings,
-                    # ground_ms from the start: analysis, a failed lean attempt, grounding
-                    _stats(ctl, grounded - started, done - grounded))
+    # ground_ms from the start: the analysis, adding and grounding
+    stats = _stats(ctl, grounded - started, done - grounded)
+    stats["rules"] = _relevance(statements).body_rules - grounding.rules_left_out
+    stats["rules_left_out"] = grounding.rules_left_out
+    stats["facts_left_out"] = grounding.facts_left_out
+    stats["prune_ms"] = round((analysed - started) * 1000, 3)
+    return Solution(models=len(found), symbols=found[0] if found else [], warnings=warnings,
+                    stats=stats)
 
 
 # Leaving out the rules that cannot fire (relevance.py) is on unless FLUXX_PRUNE=0: the switch is

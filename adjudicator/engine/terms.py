@@ -15,7 +15,7 @@ and `#inf` / `#sup`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -145,9 +145,16 @@ def handle(symbol: Any) -> int | None:
     return rep if isinstance(rep, int) else None
 
 
+def handles(sequence: Sequence[Any]) -> list[Any]:
+    """The atoms of a model's `symbols()` as clingo's handles (plain ints: no Symbol object made
+    per atom), or as the symbols where the handles are not to be had (see symbol_text)."""
+    raw = getattr(sequence, "_p_symbols", None) if INTERNED else None
+    return list(raw) if raw is not None else list(sequence)
+
+
 def symbol_text(symbol: Symbol | int) -> str:
     """`str(symbol)`, remembered by the symbol's handle (see _TEXTS); a plain int is taken
-    for a handle (bodies.handles)."""
+    for a handle (`handles`)."""
     plain = Symbol(symbol) if type(symbol) is int else symbol
     rep = handle(symbol)
     if rep is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,17 +31,19 @@ def deck(game: Catalog) -> list[str]:
     return [c.id for c in game for _ in range(c.copies) if c.type not in EXCLUDED_TYPES]
 
 
-def deal(rng: random.Random, players: int, edition: str = "fluxx") -> TableState:
-    """The Basic Rules setup: shuffle, three cards each, the rest is the draw pile."""
-    game = catalog_for(edition)
+def deal(rng: random.Random, players: int, edition: str = "fluxx",
+         expansions: Sequence[str] = ()) -> TableState:
+    """The Basic Rules setup: shuffle, three cards each, the rest is the draw pile (the
+    expansions' cards shuffled in)."""
+    game = catalog_for(edition, expansions)
     cards = deck(game)
     rng.shuffle(cards)
     hands = [cards[3 * i: 3 * i + 3] for i in range(players)]
     pile = cards[3 * players:]
     seats = [Player(name=NAMES[i], hand=h, hand_size=3) for i, h in enumerate(hands)]
-    return TableState(edition=edition, expansions=[], players=seats, active=NAMES[0], rules=[],
-                      goals=[], turn=Turn(hand_at_start=3), draw_pile_size=len(pile),
-                      draw_pile=pile, discard_pile=[])
+    return TableState(edition=edition, expansions=sorted(set(expansions)), players=seats,
+                      active=NAMES[0], rules=[], goals=[], turn=Turn(hand_at_start=3),
+                      draw_pile_size=len(pile), draw_pile=pile, discard_pile=[])
 
 
 def card_places(state: TableState) -> Counter[str]:
@@ -101,13 +103,14 @@ class GameResult:
         return dict(self.__dict__)
 
 
-def random_walk(seed: int, players: int, moves: int) -> Iterator[TableState]:
-    """The tables met along at most `moves` random legal moves from a fresh deal (the deal
-    first, each table before the move made on it); it stops at a win or with no move open.
-    Unlike `play_game` nothing is checked: the benchmarks and the tests that need mid-game
-    tables use it."""
+def random_walk(seed: int, players: int, moves: int, edition: str = "fluxx",
+                expansions: Sequence[str] = ()) -> Iterator[TableState]:
+    """The tables met along at most `moves` random legal moves from a fresh deal of `edition`
+    with `expansions` (the deal first, each table before the move made on it); it stops at a
+    win, with no move open or a move without an outcome. Unlike `play_game` nothing is checked:
+    the benchmarks and the tests that need mid-game tables use it."""
     rng = random.Random(seed)
-    state = deal(rng, players)
+    state = deal(rng, players, edition, expansions)
     for _ in range(moves):
         yield state
         ruling = ruling_for(state)
@@ -116,6 +119,8 @@ def random_walk(seed: int, players: int, moves: int) -> Iterator[TableState]:
             return
         result = apply_action(state, rng.choice(actions), seed=rng.randrange(1 << 30),
                               with_ruling=False, sample=rng.randrange(1 << 30))
+        if not result.outcomes:
+            return
         state = result.outcomes[0].state
     yield state
 

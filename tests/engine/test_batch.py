@@ -14,7 +14,7 @@ import pytest
 from adjudicator.cards.catalog import catalog_for
 from adjudicator.engine import solve, terms
 from adjudicator.engine.facts import catalog_text, state_facts, table_facts
-from adjudicator.engine.speed import batch, unfired
+from adjudicator.engine.speed import batch
 from adjudicator.engine.terms import Term
 from adjudicator.errors import InputError
 from adjudicator.memo import Memo
@@ -84,29 +84,6 @@ def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
             assert {str(s) for s in solution.symbols} == alone(facts + common, game)
 
 
-@pytest.mark.parametrize("game", sorted(GAMES), ids=lambda g: "+".join((g[0], *g[1])))
-@pytest.mark.slow
-def test_a_batch_met_again_is_thinned_and_rules_alike(game: tuple[str, tuple[str, ...]],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    # a batch's plan is learnt from at its second whole grounding (unfired.py), then thinned
-    monkeypatch.setattr(unfired, "_ENTRIES", {})  # what earlier tests taught is forgotten
-    monkeypatch.setattr(unfired, "_LAST", {})
-    tables = GAMES[game][:6]
-    expected = [alone(facts, game) for facts in tables]
-    stats = []
-    for _ in range(3):
-        solutions = batch.solve_batch(tables, game[0], game[1])
-        assert solutions is not None
-        assert [{str(s) for s in solution.symbols} for solution in solutions] == expected
-        stats.append(solutions[0].stats)
-    assert stats[0]["rules_unfired"] == 0
-    # thinned wherever a lone table of the game is (plans with Surprise chains are not
-    # stratified by form, and are ground whole alone and in batches)
-    lone = [solve.solve(tables[0], edition=game[0], expansions=game[1]) for _ in range(3)]
-    if lone[2].stats["rules_unfired"]:
-        assert stats[2]["rules_unfired"] > 0 and not stats[2].get("regrounded")
-
-
 def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
     program = batch.tagged_program("fluxx", ())
     tables = GAMES[("fluxx", ())][:3]
@@ -114,7 +91,7 @@ def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
     shared: dict[str, None] = {}
     for k, text in enumerate(tables):
         lines += batch.tag_facts(text, k, shared) + [f"table({k})."]
-    whole = solve.run(program.statements, ["\n".join([*shared, *lines])], thin=False)
+    whole = solve.run(program.statements, ["\n".join([*shared, *lines])])
     plain = batch.split(whole.symbols, 3, program.per_table, program.per_table_names)
     cache: Memo[int, tuple[int, Term]] = Memo(1 << 16)
     for _ in range(2):  # filling the cache, then reading from it
@@ -122,7 +99,7 @@ def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
         assert [[str(t) for t in a] for a in cached] == [[str(t) for t in a] for a in plain]
     assert len(cache) == (len(whole.symbols) if terms.INTERNED else 0)
     # the shown atoms as clingo's handles (what solve_batch asks for) split alike
-    by_handle = solve.run(program.statements, ["\n".join([*shared, *lines])], thin=False,
+    by_handle = solve.run(program.statements, ["\n".join([*shared, *lines])],
                            shown_handles=True)
     if terms.INTERNED:
         assert all(type(h) is int for h in by_handle.symbols)
@@ -300,3 +277,41 @@ def test_a_failure_outside_the_engine_reaches_every_caller_of_the_batch(monkeypa
     with pytest.raises(RuntimeError, match="broken"):
         combiner.solve(GAMES[("fluxx", ())][0], "fluxx", ())
     assert combiner._running == 0 and not combiner._queue
+
+
+def test_a_constraint_applies_to_each_table_of_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no encoding has an integrity constraint yet: the program of the game gets one, which
+    # refuses every table whose active player sits at seat 1
+    game = ("fluxx", ())
+    constraint: list[clingo.ast.AST] = []
+    clingo.ast.parse_string(":- active(S), S = 1.", constraint.append)
+    statements = (*solve.parse_private(*game), *constraint)
+    monkeypatch.setattr(solve, "parse_private", lambda edition, expansions=(): list(statements))
+    monkeypatch.setattr(solve, "program", lambda path=None, *, edition=None, expansions=(): (
+        statements))
+    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    batch.tagged_program(*game)
+    tables = GAMES[game]
+    refused = [t for t in tables if "\nactive(1)." in f"\n{t}"][:2]
+    kept = [t for t in tables if "\nactive(1)." not in f"\n{t}"][:3]
+    assert refused and kept
+    for chunk in ([*kept[:2], refused[0], kept[2], *refused[1:]], kept):
+        lone = [solve.solve(t, edition=game[0]) for t in chunk]
+        jobs = [batch._Job(t, game) for t in chunk]
+        batch._run(jobs)
+        for job, want in zip(jobs, lone, strict=True):
+            got = job.result()
+            assert got.models == want.models
+            assert {str(s) for s in got.symbols} == {str(s) for s in want.symbols}
+    assert [s.models for s in lone] == [1] * len(kept)
+    assert all(job.result().stats.get("batch") == len(kept) for job in jobs)  # the batch stood
+
+
+def test_batches_switched_off_rule_each_table_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = ("fluxx", ())
+    facts = GAMES[game][0]
+    monkeypatch.setenv(batch.BATCH_ENV, "0")
+    ruled: list[str] = []
+    monkeypatch.setattr(batch._COMBINER, "solve", lambda *args: ruled.append("combined"))
+    solution = batch.solve(facts, *game)
+    assert not ruled and {str(s) for s in solution.symbols} == alone(facts, game)

@@ -13,8 +13,9 @@ from typing import Any
 import clingo
 import pytest
 
+from adjudicator.cards.catalog import catalog_for
 from adjudicator.engine import solve
-from adjudicator.engine.facts import state_facts
+from adjudicator.engine.facts import catalog_text, state_facts, table_facts
 from adjudicator.engine.speed import relevance
 from adjudicator.referee import moves
 from adjudicator.referee.ruling import ruling_for
@@ -177,16 +178,62 @@ def test_a_derivation_deeper_than_the_stack_keeps_every_rule() -> None:
     assert left_out == 0 and tuple(kept) == tuple(statements)
 
 
-def test_answers_kept_are_bounded_and_the_last_used_comes_first() -> None:
+def test_answers_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(relevance, "TRACES", 8)
     n = relevance.TRACES + 4
     analysis = relevance.Relevance(parse("\n".join(f"hit({i}) :- rule(c{i})." for i in range(n))))
     answers = [analysis.prune([f"rule(c{i})."])[0] for i in range(n)]
-    assert len(analysis._traces) == relevance.TRACES
-    assert analysis._traces[0].kept is answers[-1]
-    again, _ = analysis.prune([f"rule(c{n - 3})."])
-    assert again is answers[n - 3] and analysis._traces[0].kept is again
+    kept = analysis._answers[1]
+    assert kept.leaves == n - relevance.TRACES  # full at the ninth: started afresh
+    again, _ = analysis.prune([f"rule(c{n - 1})."])
+    assert again is answers[n - 1]
     first, _ = analysis.prune(["rule(c0)."])  # forgotten: made again, the same rules kept
-    assert first is not answers[0] and [str(s) for s in first] == [str(s) for s in answers[0]]
+    assert [str(s) for s in first] == [str(s) for s in answers[0]]
+    assert kept.leaves == n - relevance.TRACES + 1
+
+
+def test_the_tables_of_a_game_are_not_analysed_again() -> None:
+    # the tables a game meets, as the simulator plays it: each answer made once stays kept
+    # while the game goes on (a bound of 16 answers analysed more than half of them again)
+    game = ("fluxx", ("creepers", "surprises"))
+    catalog = catalog_for(*game)
+    tables = [[table_facts(state, catalog), catalog_text(catalog)]
+              for state in random_walk(11, 3, 36, *game)]
+    analysis = relevance.Relevance(solve.program(edition=game[0], expansions=game[1]))
+    made = [0]
+    trace = analysis._trace
+
+    def counted(indexes: Any) -> Any:
+        made[0] += 1
+        return trace(indexes)
+
+    analysis._trace = counted  # type: ignore[method-assign]
+    first = [analysis.plan(texts).statements for texts in tables]
+    assert made[0] > 16
+    made[0] = 0
+    again = [analysis.plan(texts).statements for texts in tables]
+    assert made[0] == 0 and all(a is b for a, b in zip(again, first, strict=True))
+
+
+def test_a_table_asks_one_path_of_questions_whatever_the_answers_kept() -> None:
+    analysis = relevance.Relevance(parse("\n".join(f"hit({i}) :- rule(c{i})." for i in range(40))))
+    for i in range(40):
+        analysis.prune([f"rule(c{i})."])
+    asked: list[tuple[object, ...]] = []
+    index = relevance.index_text("rule(c7).")
+    assert index is not None
+    has = index.has
+
+    def counted(*question: object) -> bool:
+        asked.append(question)
+        return has(*question)  # type: ignore[arg-type]
+
+    index.has = counted  # type: ignore[method-assign]
+    try:
+        analysis.prune(["rule(c7)."])
+    finally:
+        del index.has
+    assert 0 < len(asked) == len(set(asked)) <= 40  # each question once, none twice
 
 
 def test_pruned_and_full_programs_agree_on_a_small_program() -> None:

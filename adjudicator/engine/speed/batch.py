@@ -7,8 +7,7 @@ one program: every predicate that depends on the table gets the table's number a
 argument (`tagged_program`), each table's facts are tagged the same way, and the one answer set
 is split back into one per table. The tables cannot see each other (no rule joins two table
 numbers), so each table's atoms are exactly those of its own program; the tests check this on
-every scenario state. The cost per table falls as a batch grows (bench/rulings.py prints it for
-batches of 1 to 16 tables).
+every scenario state. What a batch saves per table is measured by bench/speed_parts.py.
 
 `solve(facts, edition, expansions)` is what `ruling.ruling_for` calls: alone (the command line,
 a quiet server) it is `solving.solve`; while another call is grounding, later calls queue, and the
@@ -124,14 +123,17 @@ class _Rename(A.Transformer):
 
 def tag_program(statements: Sequence[A.AST],
                 per_table: frozenset[tuple[str, int]]) -> list[A.AST]:
-    """The program for a batch: each rule that derives a per-table atom gets the table variable
-    in every per-table atom and `table(T)` in its body (so the variable is bound even in a rule
-    whose other literals are negative or aggregates); #show and #defined follow the arity."""
+    """The program for a batch: each rule that reads or derives a per-table atom gets the table
+    variable in every per-table atom and `table(T)` in its body (so the variable is bound even
+    in a rule whose other literals are negative or aggregates); #show and #defined follow the
+    arity. An integrity constraint derives nothing, so it is told by its body: one that reads a
+    table's atoms holds per table (left shared, it would read atoms no batch has, and never
+    apply)."""
     rename = _Rename(per_table)
     out: list[A.AST] = []
     for s in statements:
         if s.ast_type == _T.Rule:
-            if not _signatures(s.head) & per_table:
+            if not _signatures(s.head) & per_table and not _signatures(s.body) & per_table:
                 out.append(s)  # shared: card data and what follows from it alone
                 continue
             loc = s.location
@@ -292,9 +294,7 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     except ValueError:
         return None
     # The common facts are a text of their own, the same object for every batch of the game:
-    # indexed once (relevance.index_text) and parsed once (solving._fact_statements). The plan is
-    # thinned like a lone table's (unfired.py): the tables of one game share a few plans, so the
-    # plans of batches recur too, and thinning them pays as it does for lone tables.
+    # indexed once (relevance.index_text) and parsed once (solving._fact_statements).
     texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
     whole = solving.run(program.statements, texts, shown_handles=True)  # split reads handles
     if whole.models != 1 or whole.warnings:
@@ -419,9 +419,21 @@ class _Combiner:
 _COMBINER = _Combiner()
 
 
+# Batches are on unless FLUXX_BATCH=0 (every table ruled alone: for comparing).
+BATCH_ENV = "FLUXX_BATCH"
+
+
+def batching() -> bool:
+    return os.environ.get(BATCH_ENV, "1") != "0"
+
+
 def solve(facts: str, edition: str, expansions: Iterable[str] = (),
           common: str = "") -> solving.Solution:
     """solving.solve for the facts of one table of `edition` with `expansions` (plus `common`,
     the facts that every table of the game shares: facts.catalog_text), ruled together with the
     tables that other threads ask for at the same time."""
+    if not batching():
+        job = _Job(facts, (edition, tuple(sorted(set(expansions)))), common)
+        _alone(job)
+        return job.result()
     return _COMBINER.solve(facts, edition, expansions, common)

@@ -35,7 +35,12 @@ out; without any `#show` (every atom shown) no rule is left out this way.
 
 The analysis of a table costs about as much as grounding the rules it drops, so each answer is
 kept with the questions it asked of the table's facts (`_Trace`); a later table whose facts answer
-them alike gets the same answer without a new analysis (at most `TRACES` per program).
+them alike gets the same answer without a new analysis. The analysis asks its next question by
+the answers so far and by nothing else, so the answers kept form a tree of questions
+(`_Answers`): a new table follows one path of it, asking each question once however many
+answers are kept. Tables of real games need many answers (each new situation of a game asks
+something new), and a bound that is met while a game goes on would analyse afresh what was just
+forgotten; past `TRACES` answers per program the tree starts afresh.
 
 A pruned program lacks rules that the full one has, so clingo would report atoms of the dropped
 heads as "not occurring in any rule head": solve.py turns that message off for a pruned run
@@ -48,6 +53,7 @@ from __future__ import annotations
 
 import re
 import threading
+import weakref
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -70,8 +76,10 @@ _FACT = re.compile(r"(_*[a-z][A-Za-z0-9_']*)(?:\((.*)\))?\.\Z")
 # (a), f()) is compared as "anything", since its text is not the text of its value.
 _VALUE = re.compile(r"""(0|-?[1-9][0-9]*|(_*[a-z][A-Za-z0-9_']*)|"(?:[^"\\]|\\.)*")\Z""")
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
-# Answers kept per program: each is checked against a new table before a fresh analysis is made.
-TRACES = 16
+# Answers kept per program (the leaves of its tree of questions); past it, the tree starts afresh.
+# Simulated games keep adding answers at about one for every two new tables, and a kept answer
+# costs a few kilobytes (its path's questions, most of them shared with other answers).
+TRACES = 1024
 # Sets of rules left out for which the rules nothing reads are kept (Relevance._unread_rules).
 UNREAD_SETS = 64
 # Combinations of the program's facts followed when joining one rule body (beyond: kept).
@@ -287,7 +295,6 @@ class Relevance:
                 self.enabled = False
             elif s.ast_type == ASTType.Definition:
                 self._consts.add(s.name)
-        self.consts = frozenset(self._consts)  # the program's #const names (unfired.py too)
         self.statements = tuple(statements)
         self.body_rules = sum(1 for s in statements if s.ast_type == ASTType.Rule and s.body)
         self.static = FactIndex()
@@ -295,7 +302,9 @@ class Relevance:
         # index in `statements` -> positive body atoms of each rule with a body
         self.rules: dict[int, tuple[_Atom, ...]] = {}
         self._lock = threading.Lock()
-        self._traces: list[_Trace] = []
+        # the statements kept, one tuple per set left out: answers alike share one plan
+        self._kept: Memo[tuple[frozenset[int], ...], tuple[ast.AST, ...]] = Memo(TRACES)
+        self._answers: dict[int, _Answers] = {}  # by the number of texts
         self._unread: dict[frozenset[int], tuple[
             set[int], set[Signature] | None,
             dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]] = {}
@@ -513,33 +522,30 @@ class Relevance:
         for text in texts:
             found = index_text(text)
             if found is None:
-                return Plan(self.statements, tuple(texts), 0, 0, facts_only=False)
+                return Plan(self.statements, tuple(texts), 0, 0)
             indexes.append(found)
         if self._consts and any(self._consts & index.names for index in indexes):
             # clingo replaces those names in the facts too
-            return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
-        with self._lock:
-            traces = tuple(self._traces)
-        for trace in traces:
-            if trace.holds(indexes):
-                break
-        else:
+            return Plan(self.statements, tuple(texts), 0, 0)
+        answers = self._answers.get(len(indexes))
+        trace = answers.find(indexes) if answers is not None else None
+        if trace is None:
             try:
-                trace = self._trace(indexes)
+                trace, questions = self._trace(indexes)
             except RecursionError:  # derivations deeper than Python's stack: keep every rule
-                return Plan(self.statements, tuple(texts), 0, 0, facts_only=True)
-        with self._lock:  # the most recently used first: it is tried first next time
-            self._traces = [trace, *(t for t in self._traces if t is not trace)][:TRACES]
+                return Plan(self.statements, tuple(texts), 0, 0)
+            with self._lock:
+                self._answers.setdefault(len(indexes), _Answers()).add(questions, trace)
         passed = tuple(trace.text(k, index, text)
                        for k, (index, text) in enumerate(zip(indexes, texts, strict=True)))
         lines_out = sum(len(index.lines) for index in indexes) - sum(
             0 if not t else t.count("\n") + 1 for t in passed)
-        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out,
-                    facts_only=True)
+        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out)
 
-    def _trace(self, indexes: Sequence[FactIndex]) -> _Trace:
+    def _trace(self, indexes: Sequence[FactIndex]) -> tuple[_Trace, list[tuple[Question, bool]]]:
         """Which rules cannot fire with the added facts `indexes`, and every question asked of
-        those facts on the way (the answer depends on nothing else)."""
+        those facts on the way, in the order asked, with its answer (the answer depends on
+        nothing else)."""
         probes: dict[tuple[int, Signature, Args], bool] = {}
         memo: dict[tuple[Signature, Args], bool] = {}
 
@@ -644,26 +650,40 @@ class Relevance:
     def _made(self, indexes: Sequence[FactIndex], probes: dict[tuple[int, Signature, Args], bool],
               dropped: set[int], unread: Collection[int] = (), silent: Collection[int] = (),
               texts: tuple[str | None, ...] | None = None,
-              wanted: frozenset[Signature] | None = None) -> _Trace:
+              wanted: frozenset[Signature] | None = None
+              ) -> tuple[_Trace, list[tuple[Question, bool]]]:
         """The trace that keeps every statement but the rules `dropped`, the facts `unread` and
-        the #show `silent`."""
+        the #show `silent`, and the questions `probes` in the order asked."""
         # with anything left out the engine turns off the message that `#defined` silences, and
         # every part is `base`: neither kind of statement is worth adding
         idle = (ASTType.Defined, ASTType.Program) if dropped or unread else ()
-        kept = tuple(s for i, s in enumerate(self.statements)
-                     if i not in dropped and i not in unread and i not in silent
-                     and s.ast_type not in idle)
-        return _Trace.made(indexes, probes, kept, len(dropped),
-                           texts or (None,) * len(indexes), wanted, len(unread))
+        key = (frozenset(dropped), frozenset(unread), frozenset(silent))
+        kept = self._kept.get(key)
+        if kept is None:  # one tuple per set of statements: answers alike share it
+            kept = self._kept.keep(key, tuple(
+                s for i, s in enumerate(self.statements)
+                if i not in dropped and i not in unread and i not in silent
+                and s.ast_type not in idle))
+        questions = []
+        for (k, sig, pattern), result in probes.items():  # in the order first asked
+            positions = tuple(i for i, v in enumerate(pattern) if v is not None)
+            questions.append(((k, sig, positions, tuple(pattern[i] for i in positions)), result))
+        # the sources are held weakly: a kept answer must not keep every table's index alive
+        trace = _Trace(tuple(weakref.ref(index) for index in indexes), kept, len(dropped),
+                       texts or (None,) * len(indexes), wanted, len(unread))
+        return trace, questions
+
+
+# A question of the analysis to a table's facts: the text's number, the signature, the positions
+# bound and the values there (FactIndex.has).
+Question = tuple[int, Signature, tuple[int, ...], Args]
 
 
 @dataclass(frozen=True, eq=False)
 class _Trace:
-    """One answer of `Relevance`: it stands for any facts that answer its probes alike."""
+    """One answer of `Relevance`: it stands for any facts that answer its questions alike."""
 
-    sources: tuple[FactIndex, ...]  # the indexes it was made with
-    # per text number: (signature, positions, values at them, the answer)
-    probes: tuple[tuple[tuple[Signature, tuple[int, ...], Args, bool], ...], ...]
+    sources: tuple[weakref.ref[FactIndex], ...]  # the indexes it was made with
     kept: tuple[ast.AST, ...]
     dropped: int
     # each source's text without the facts no kept statement reads (None: pass it whole)
@@ -671,34 +691,75 @@ class _Trace:
     wanted: frozenset[Signature] | None  # the signatures the kept statements read
     facts_out: int  # the program's facts left out
 
-    @classmethod
-    def made(cls, sources: Sequence[FactIndex],
-             probes: dict[tuple[int, Signature, Args], bool],
-             kept: tuple[ast.AST, ...], dropped: int, texts: tuple[str | None, ...],
-             wanted: frozenset[Signature] | None, facts_out: int) -> _Trace:
-        asked: list[list[tuple[Signature, tuple[int, ...], Args, bool]]] = [[] for _ in sources]
-        for (k, sig, pattern), result in probes.items():
-            positions = tuple(i for i, v in enumerate(pattern) if v is not None)
-            asked[k].append((sig, positions, tuple(pattern[i] for i in positions), result))
-        return cls(tuple(sources), tuple(tuple(a) for a in asked), kept, dropped, texts, wanted,
-                   facts_out)
-
     def text(self, k: int, index: FactIndex, text: str) -> str:
         """The text to ground for source `k`: made once for the index the trace was made with
         (a cached text: the catalog's facts), filtered by signature for any other."""
         if self.wanted is None:
             return text
-        made = self.texts[k] if index is self.sources[k] else None
+        made = self.texts[k] if index is self.sources[k]() else None
         return made if made is not None else _lines(index, self.wanted)
 
-    def holds(self, indexes: Sequence[FactIndex]) -> bool:
-        if len(indexes) != len(self.sources):
-            return False
-        # the same index object (a cached text: the catalog's facts) answers alike
-        return all(index is source or all(index.has(sig, positions, values) == result
-                                          for sig, positions, values, result in asked)
-                   for index, source, asked in zip(indexes, self.sources, self.probes,
-                                                   strict=True))
+
+class _Node:
+    """A node of `_Answers`: the question asked here and where each answer leads, or (a leaf)
+    the answer of the analysis for the tables that came this way."""
+
+    __slots__ = ("question", "yes", "no", "trace")
+
+    def __init__(self) -> None:
+        self.question: Question | None = None
+        self.yes: _Node | None = None
+        self.no: _Node | None = None
+        self.trace: _Trace | None = None
+
+
+class _Answers:
+    """The answers kept for one program, as the tree of the questions each one asked: the
+    analysis asks its first question of every table, and its next one by the answers so far,
+    so answers that agree on their first questions asked the same next one. A table is looked
+    up by asking the questions along one path; a leaf reached stands for it, since the table
+    answers every question of that trace as the trace's own table did. Past `TRACES` leaves the
+    tree starts afresh (memo.py's way: no bookkeeping per lookup)."""
+
+    def __init__(self) -> None:
+        self.root = _Node()
+        self.leaves = 0
+
+    def find(self, indexes: Sequence[FactIndex]) -> _Trace | None:
+        node: _Node | None = self.root
+        while node is not None:
+            if node.trace is not None:
+                return node.trace
+            question = node.question
+            if question is None:
+                return None
+            k, sig, positions, values = question
+            node = node.yes if indexes[k].has(sig, positions, values) else node.no
+        return None
+
+    def add(self, questions: Sequence[tuple[Question, bool]], trace: _Trace) -> None:
+        """Keeps `trace` at the end of the path of its `questions` (under the caller's lock)."""
+        if self.leaves >= TRACES:
+            self.root, self.leaves = _Node(), 0
+        node = self.root
+        for question, answer in questions:
+            if node.trace is not None:
+                return  # an answer for these tables is kept already
+            if node.question is None:
+                node.question = question
+            elif node.question != question:
+                return  # the analysis asked otherwise after the same answers: not kept
+            child = node.yes if answer else node.no
+            if child is None:
+                child = _Node()
+                if answer:
+                    node.yes = child
+                else:
+                    node.no = child
+            node = child
+        if node.trace is None and node.question is None:
+            node.trace = trace
+            self.leaves += 1
 
 
 @dataclass(frozen=True)
@@ -709,7 +770,6 @@ class Plan:
     texts: tuple[str, ...]
     rules_left_out: int
     facts_left_out: int  # the program's facts and the texts' facts no kept statement reads
-    facts_only: bool | None = None  # whether the texts are plain facts; None: not looked at
 
     @property
     def pruned(self) -> bool:
