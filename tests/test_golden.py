@@ -23,6 +23,7 @@ def test_every_scenario_is_recorded() -> None:
 
 
 @pytest.mark.parametrize("case", [c for _, c in CASES], ids=[cid for cid, _ in CASES])
+@pytest.mark.slow
 def test_same_as_recorded(case: dict, request: pytest.FixtureRequest) -> None:
     cid = request.node.callspec.id
     assert record_case(case) == GOLDEN[cid]

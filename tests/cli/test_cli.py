@@ -95,12 +95,14 @@ def _run_into_closed_pipe(args: list[str], stdin: str = "") -> subprocess.Comple
                                          (["faq", "draw", "--json"], ""),
                                          (["rule", "-"], STATE_YAML),
                                          (["rule", "-", "--json"], STATE_YAML)])
+@pytest.mark.slow
 def test_the_cli_ends_quietly_when_its_reader_is_gone(store_path, args, stdin):
     done = _run_into_closed_pipe(args, stdin)
     assert done.stderr.decode() == ""  # no traceback, no "Exception ignored" either
     assert done.returncode == EXIT_BROKEN_PIPE
 
 
+@pytest.mark.slow
 def test_the_cli_output_is_whole_when_read(store_path):
     """The guard changes nothing for a reader that stays."""
     done = subprocess.run([sys.executable, "-m", "adjudicator.cli", "rule", "-", "--json"],

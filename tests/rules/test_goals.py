@@ -214,6 +214,7 @@ TARGETS = {a[1]: int(a[2]) for a in lp_facts("cards/math_goals.lp", "goal_target
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(keepers=st.lists(st.integers(min_value=0, max_value=10), min_size=2, max_size=6),
        goal=st.sampled_from(sorted(TARGETS)), combine=st.booleans())
+@pytest.mark.slow
 def test_math_rules_search_matches_brute_force(keepers: list[int], goal: str,
                                                combine: bool) -> None:
     copies = {v: catalog("math")[NUMBER_KEEPERS[v]]["copies"] for v in range(11)}

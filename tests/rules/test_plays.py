@@ -128,6 +128,7 @@ def test_full_table_holds_the_whole_deck() -> None:
 
 
 @pytest.mark.parametrize("card", PLAYABLE)
+@pytest.mark.slow
 def test_every_card_is_playable(card: str) -> None:
     """Every card of seed 000: a legal play with outcomes; no card lost or duplicated; the card
     lands where its type says (a Keeper in front of Ann, a rule or Goal in the centre, an Action

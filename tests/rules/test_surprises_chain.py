@@ -10,6 +10,7 @@ chain has at most four.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +47,7 @@ def _state(links: list[tuple[str, str]]) -> dict:
 
 @settings(max_examples=60, deadline=None)
 @given(chains())
+@pytest.mark.slow
 def test_chain_parity(links: list[tuple[str, str]]) -> None:
     ruling = ruling_for(parse_state(_state(links)))
     assert ruling["ok"] and not ruling["engine"].get("errors")
@@ -63,6 +65,7 @@ def test_chain_parity(links: list[tuple[str, str]]) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(chains(), st.integers(min_value=1, max_value=4))
+@pytest.mark.slow
 def test_own_card_link_is_void(links: list[tuple[str, str]], at: int) -> None:
     """A player answering their own card: that link and the rest are left out (FAQ 002-70)."""
     at = min(at, len(links) - 1)
