@@ -3,8 +3,8 @@
 The tables: states the simulator reaches (adjudicator/referee/simulate.py's random legal moves
 from a deal of the rulebook deck) in the default game, with Creepers, with Surprises, with both,
 in Math Fluxx and in Fluxxnomic, plus every Math Fluxx and Fluxxnomic table of
-tests/rules/scenarios/*.yaml; each distinct table once. Every other table warms the process (a server
-that has ruled some tables of these games); the rest are measured. For each part, CPU time
+tests/rules/scenarios/*.yaml; each distinct table once. Every other table warms the process (a
+server that has ruled some tables of these games); the rest are measured. For each part, CPU time
 (time.process_time) per ruling with the part on and off, the two sides alternating table by
 table in this one process (the side that goes first flips each time, so that load from other
 processes and what the first side leaves warm fall on both alike): once with the tables new to
