@@ -46,13 +46,13 @@ from .extension_state import (
 )
 from .facts import state_facts, term
 from .messages import LANGS, messages
-from .reader import UNKNOWN_CARD
+from .reader import UNKNOWN_CARD, read_play
 from .resources import rules_dir
 from .ruling import _Atoms, _cites, _Context, _findings, ruling_for
+from .schema import MOVE_KINDS
 from .state import PendingPlay, Player, TableState, Turn
 from .terms import Term, read_atoms
 
-MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
 # Choice keys (docs/PLAYS.md) and the shape of their values: extension_state.py (the reader
 # checks the choices a link of `pending` keeps with the same code).
@@ -654,18 +654,12 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
 
 
 def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
-    """The contract's response to `{"state": ..., "play": {...}}` (state already parsed)."""
-    if not isinstance(play, dict) or "card" not in play and play.get("kind", "play") in (
-            "play", "surprise"):
-        raise InputError(ErrorItem("/play/card", "Name the card to play.", "请指明要打出的卡片。"))
+    """The contract's response to `{"state": ..., "play": {...}}` (state already parsed); the
+    play is checked (reader.read_play) before any fact is written."""
+    play = read_play(state, play)
     choices = play.get("choices") or {}
-    if not isinstance(choices, dict):
-        raise InputError(ErrorItem("/play/choices", "choices must be an object.",
-                                   "choices 必须是一个对象。"))
-    seed = play.get("seed")
-    if seed is not None and not isinstance(seed, int):
-        raise InputError(ErrorItem("/play/seed", "seed must be an integer.", "seed 必须是整数。"))
-    kind = play.get("kind", "play")
+    seed = None if play.get("seed") is None else int(play["seed"])
+    kind = play.get("kind") or "play"
     if kind == "play":
         return play_card(state, play["card"], play.get("player"), choices, seed).to_json()
     if kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
