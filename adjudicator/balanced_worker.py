@@ -2,9 +2,9 @@
 
 Why: a keep-alive client stays with the worker that accepted its connection, and gunicorn's
 workers race to accept, so 8 clients could land 8/0 or 7/1 on 2 workers. A worker's Python runs
-on one core at a time (the GIL), so an uneven split left a core idle: at 8 clients on 2 cores,
-runs with such a split gave 174-225 rulings per second against 375-430 with an even one
-(bench/README.md, eighth session). Balancing by open connections also keeps the batches of each
+on one core at a time (the GIL), so an uneven split leaves a core idle while the busier
+worker's clients wait, and the throughput of a run depends on how its connections landed
+(bench/HISTORY.md). Balancing by open connections also keeps the batches of each
 worker (adjudicator/batch.py) alike in size.
 
 How: the master keeps a shared array of slots, one per worker (`Loads`, set on

@@ -7,8 +7,8 @@ one program: every predicate that depends on the table gets the table's number a
 argument (`tagged_program`), each table's facts are tagged the same way, and the one answer set
 is split back into one per table. The tables cannot see each other (no rule joins two table
 numbers), so each table's atoms are exactly those of its own program; the tests check this on
-every scenario state. Measured on a 4-player table: about 12 ms alone, about 2.4 ms per table in
-a batch of 8 (bench/README.md).
+every scenario state. The cost per table falls as a batch grows (bench/rulings.py prints it for
+batches of 1 to 16 tables).
 
 `solve(facts, edition, expansions)` is what `ruling.ruling_for` calls: alone (the command line,
 a quiet server) it is `engine.solve`; while another call is grounding, later calls queue, and the
@@ -162,8 +162,9 @@ _PROGRAMS_LOCK = threading.Lock()
 
 
 def tagged_program(edition: str, expansions: Iterable[str] = ()) -> Program:
-    """The renamed-apart program of a game, built once per process. The build (about 0.3 s of
-    Python) works on a private parse (engine.parse_private), so it holds no lock that
+    """The renamed-apart program of a game, built once per process. The build (a Python
+    walk over every statement, far longer than a ruling) works on a private parse
+    (engine.parse_private), so it holds no lock that
     requests need meanwhile; two threads that build at once keep the first result."""
     key = (edition, tuple(sorted(set(expansions))))
     with _PROGRAMS_LOCK:
@@ -184,7 +185,7 @@ _BUILDING: set[tuple[str, tuple[str, ...]]] = set()
 
 def _ready(game: tuple[str, tuple[str, ...]]) -> bool:
     """Whether the renamed program of `game` is built; if not, builds it in the background (it
-    takes about 0.3 s of Python on this machine, longer under load: a server must not stall the
+    takes far longer than a ruling, longer still under load: a server must not stall the
     requests that first need it, which are ruled one by one meanwhile)."""
     with _PROGRAMS_LOCK:
         if game in _PROGRAMS:
@@ -293,7 +294,7 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     # The common facts are a text of their own, the same object for every batch of the game:
     # indexed once (relevance.index_text) and parsed once (engine._fact_statements). The plan is
     # thinned like a lone table's (unfired.py): the tables of one game share a few plans, so the
-    # plans of batches recur too (bench/README.md, seventh session).
+    # plans of batches recur too, and thinning them pays as it does for lone tables.
     texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
     whole = engine.run(program.statements, texts, shown_handles=True)  # split reads handles
     if whole.models != 1 or whole.warnings:

@@ -25,7 +25,7 @@ EXPANSIONS = ("creepers", "surprises")
 CATALOG_NAMES = EDITIONS + EXPANSIONS
 CARD_TYPES = ("basic_rules", "new_rule", "meta_rule", "goal", "keeper", "action", "creeper",
               "surprise", "promo")
-# Expansions only exist for the rulebook deck (CONTRACT.md: they "add to a fluxx game").
+# Expansions only exist for the rulebook deck (docs/FORMATS.md: they add to a fluxx game).
 EXPANSION_BASE = "fluxx"
 
 

@@ -1,7 +1,7 @@
 """CLI subcommands of plays: `play FILE|- CARD [--json]` and `simulate --games N --players K`.
 
 `play` reads a table state (JSON or YAML, a file or standard input) and prints the outcomes of
-playing CARD (CONTRACT.md, "Playing a card"); `--choices` takes the decisions as JSON
+playing CARD (docs/FORMATS.md, "Playing a card"); `--choices` takes the decisions as JSON
 (docs/PLAYS.md). `simulate` plays whole games of random legal moves and sums them up.
 """
 

@@ -14,7 +14,7 @@ from typing import Any
 # Threads per gunicorn worker. Rulings that arrive together are grounded together
 # (adjudicator/batch.py), and clingo releases the GIL while it grounds, so a worker that takes
 # many requests at once grounds larger batches: on 2 cores, 2 workers of 32 threads gave the
-# most rulings per second (bench/README.md).
+# most rulings per second (bench/HISTORY.md).
 THREADS_PER_WORKER = 32
 
 

@@ -83,7 +83,8 @@ class _Watchdog:
 
     Solving runs in the caller's thread (clingo's `yield_` mode); a call only registers its
     Control here and removes it when done, so there is no thread or wake-up per ruling (a
-    background solve per call, clingo's `async_`, cost about 3 ms each). The thread polls at
+    background solve per call, clingo's `async_`, costs a thread switch and a wait per ruling,
+    more than a small table's search). The thread polls at
     most every `POLL_S` seconds while a search is registered: a deadline is kept within that
     margin. It is started lazily in each process (gunicorn forks its workers).
     """
@@ -454,7 +455,7 @@ def _relevance(statements: Sequence[clingo.ast.AST], backwards: bool = True) -> 
 
 
 def _stats(ctl: clingo.Control, ground_s: float, solve_s: float) -> dict[str, float]:
-    # the grounder's atoms, not clingo's `statistics` (building that dict took 0.4 ms a ruling)
+    # the grounder's atoms, not clingo's `statistics` (clingo builds that whole dict on each read)
     return {
         "ground_ms": round(ground_s * 1000, 3),
         "solve_ms": round(solve_s * 1000, 3),

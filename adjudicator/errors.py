@@ -1,4 +1,4 @@
-"""One error shape for the whole product (CONTRACT.md, "Errors").
+"""One error shape for the whole product (docs/FORMATS.md, "Errors").
 
 Every bad input, from the API, the web pages or the command line, becomes an `InputError`
 holding one or more `ErrorItem`s. Each names the field as a JSON pointer, explains itself in

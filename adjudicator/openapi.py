@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 description of the JSON API (served at GET /api/openapi.json).
 
-The schemas follow CONTRACT.md: the table state, the ruling, a play and its outcomes, the
+The schemas follow docs/FORMATS.md: the table state, the ruling, a play and its outcomes, the
 knowledge endpoints, and the one error shape every 4xx answer carries. `spec(routes)` lists only
 the operations the running app really serves, so the description never promises a missing
 endpoint; the fuzz tests (tests/test_fuzz_api.py) check the app against it.

@@ -1,4 +1,4 @@
-"""Reads a table state (CONTRACT.md, "Table state") into a validated `TableState`.
+"""Reads a table state (docs/FORMATS.md, "Table state") into a validated `TableState`.
 
 `load_state_text` parses JSON or YAML; `parse_state` checks the state against the one schema
 (adjudicator/schema.py: the shape, every bound), resolves every card name to its catalog id and

@@ -1,4 +1,4 @@
-"""The ruling of CONTRACT.md from the engine's answer set.
+"""The ruling of docs/FORMATS.md from the engine's answer set.
 
 Nothing here decides a rule: this module reads the atoms the .lp files show (docs/ENGINE.md)
 and lays them out as the contract's JSON, with every finding's text in English and Chinese and

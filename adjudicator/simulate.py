@@ -4,7 +4,7 @@ A game is dealt from the full rulebook deck (seed 000: every card but Basic Rule
 the table, and the promo card, whose text the sources lack), then each step takes the ruling of
 the current state, picks one of `legal_actions` at random, applies it with `apply_action` (a
 seeded run: shuffles and random picks are concrete) and picks one of its outcomes at random (the
-player's decisions). The invariants of issue 4 are checked after every move.
+player's decisions). The invariants (`invariant_violations`) are checked after every move.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The table state of CONTRACT.md as typed Python values.
+"""The table state of docs/FORMATS.md as typed Python values.
 
 `TableState` is what every other part of the referee works on: the engine turns it into logic
 facts, `play` produces new ones, the web UI and CLI read and write it. Card fields always hold

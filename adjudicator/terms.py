@@ -2,8 +2,8 @@
 
 clingo's Python API answers every property of a symbol (type, name, arguments, number) with a
 call through cffi that costs one to two microseconds; rendering a ruling reads a few hundred
-atoms several times over, which cost about 4 ms of a 10-player ruling (reading the atoms took
-longer than solving them). One `str()` per atom (a single call) and this parser give the same
+atoms several times over, so those calls made reading the atoms take longer than solving
+them. One `str()` per atom (a single call) and this parser give the same
 tree as plain objects with the same attribute names (`type`, `name`, `arguments`, `number`,
 `string`), so the renderer reads them as it would read clingo symbols.
 

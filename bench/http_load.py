@@ -11,7 +11,7 @@ its own keep-alive connection) posting tables to POST /api/ruling for a bounded 
 The tables rotate through 2 to 10 players and a crowded table, so no answer is a repeat of the
 previous one. It prints rulings per second, latency percentiles and the errors (any answer other
 than 200 with "ok": true, and any failed connection), then stops the server it started.
-Target (issue 7): 300 rulings per second on a 2-core machine, zero errors. The clients share
+Target (bench/README.md): 300 rulings per second on 2 cores, zero errors. The clients share
 the machine with the server: on a small machine they take some of its CPU. `--client wrk` drives
 the load with wrk (Debian package `wrk`, written in C) instead of Python threads, so the load
 generator takes far less of the server's CPU; its Lua script rotates the same tables and counts

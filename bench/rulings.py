@@ -14,7 +14,7 @@ For every table the script times, in the same run and on the same facts:
   would run;
 - ground+solve only: the same, with the parsed program cached as the engine does (the floor of
   any design that builds a fresh solver per request).
-The overhead ratio is service / bare clingo. Targets (issue 7): 4 players < 5 ms median,
+The overhead ratio is service / bare clingo. Targets (bench/README.md): 4 players < 5 ms median,
 overhead < 1.5x, cost from 2 to 10 players <= 3x.
 Then, batched (adjudicator/batch.py): the engine's cost per table when 1 to 16 tables of one
 game are grounded together, and a whole ruling's CPU time when 16 threads ask at once.
@@ -215,8 +215,8 @@ def machine() -> str:
 
 def speed() -> float:
     """CPU milliseconds of a fixed pure-Python loop (the best of three): how fast this machine
-    runs at the moment. A shared virtual machine's speed drifts (on 2026-11-30 the same loop
-    took 128 to 256 ms within two hours), and every figure drifts with it: compare runs with it."""
+    runs at the moment. A shared virtual machine's speed drifts (the same loop can take twice as
+    long an hour later), and every figure drifts with it: compare runs with it."""
     best = float("inf")
     for _ in range(3):
         started = time.process_time()

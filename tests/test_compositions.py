@@ -1,4 +1,4 @@
-"""The composed programs rule exactly as the full program (issue 7, speed).
+"""The composed programs rule exactly as the full program.
 
 A table is grounded with only the hubs of its edition and expansions (engine.hub_files); the
 full hub rules_asp/fluxx.lp includes them all. For every scenario state, the states that the

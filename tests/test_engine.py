@@ -117,7 +117,7 @@ WARN_STATES = [
 
 @pytest.mark.parametrize("data", WARN_STATES)
 def test_turn_fields_have_the_contract_types(data) -> None:
-    """CONTRACT.md: draw total/remaining are ints; play total is an int, "all" or "all_but_1";
+    """docs/FORMATS.md: draw total/remaining are ints; play total is an int, "all" or "all_but_1";
     limits are ints or null; discards and legal moves carry their fields, in every edition."""
     ruling = ruling_for(parse_state(data))
     draw, play = ruling["turn"]["draw"], ruling["turn"]["play"]

@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from golden.record import SCENARIOS, record_case, scenario_cases
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "scenarios.json").read_text("utf-8"))

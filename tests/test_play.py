@@ -1,4 +1,4 @@
-"""Plays (issue 4): the scenario table tests/scenarios/plays.yaml, every card of the rulebook deck
+"""Plays: the scenario table tests/scenarios/plays.yaml, every card of the rulebook deck
 played from a fully known table, the API and CLI faces, and the play program's hygiene.
 """
 

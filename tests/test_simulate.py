@@ -1,4 +1,4 @@
-"""The full-game simulator (issue 4): random legal moves through the engine, with the invariants
+"""The full-game simulator: random legal moves through the engine, with the invariants
 checked after every move (adjudicator.simulate.invariant_violations): no card lost or duplicated,
 limits met at the end of every turn, exactly one ruling per state, every game ends in a win or at
 the step cap. The games run on all CPUs; timings are printed by bench/play_bench.py, not asserted.

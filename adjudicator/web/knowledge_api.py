@@ -1,4 +1,4 @@
-"""Blueprint: the JSON knowledge endpoints (CONTRACT.md, "Knowledge endpoints").
+"""Blueprint: the JSON knowledge endpoints (docs/FORMATS.md, "Endpoints").
 
 GET /api/faq?q=&limit=          FAQ entries best first (no q: all); card/topic/edition/scope
                                 filter either way

@@ -1,4 +1,4 @@
-"""Blueprint play_api: `POST /api/play` (CONTRACT.md, "Playing a card").
+"""Blueprint play_api: `POST /api/play` (docs/FORMATS.md, "Playing a card").
 
 Request `{"state": {...}, "play": {"card": ..., "player": ..., "choices": {...}, "seed": 7}}`;
 the answer is `adjudicator.play.play_response`. The body is checked as a whole against the one

@@ -1,4 +1,4 @@
-"""Blueprint ruling_api: `POST /api/ruling` (CONTRACT.md, "Ruling").
+"""Blueprint ruling_api: `POST /api/ruling` (docs/FORMATS.md, "Ruling").
 
 The body is a table state as JSON. Bad input is an `InputError` (400, the contract's error
 shape); a state the engine cannot rule on (no or several answer sets) is answered with

@@ -36,7 +36,7 @@ def read_state(data: dict[str, Any]) -> TableState:
 
 
 def rule(table: TableState) -> dict[str, Any]:
-    """The ruling of CONTRACT.md for a validated table."""
+    """The ruling of docs/FORMATS.md for a validated table."""
     from ..ruling import ruling_for
 
     return ruling_for(table)
