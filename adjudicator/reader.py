@@ -153,6 +153,8 @@ class _Reader:
     def place(self, path: str, suggestions: list[str] | None = None) -> bool:
         """Reports the schema's problems at `path` (with `suggestions` where they have none);
         whether the value there can be read."""
+        if not self.shape:  # the common case: the state fits the schema
+            return path not in self.blocked
         for problem in self.shape.pop(path, []):
             item = problem.item
             if suggestions and not item.suggestions:
@@ -228,6 +230,9 @@ class _Reader:
 
     def fits(self, card: Card, path: str, zone: str) -> bool:
         allowed = ZONES[zone]
+        if card.type != "basic_rules" and not (zone == "hand" and card.type == "creeper") and (
+                allowed is None or card.type in allowed):
+            return True  # the common case, decided before any message is looked up
         where = table_term("_zones", zone)
         name = {"en": card.name_en, "zh": card.name_zh}
         if card.type == "basic_rules":
@@ -239,8 +244,8 @@ class _Reader:
         if allowed is not None and card.type not in allowed:
             types = table_messages()["_types"]
             kind = types.get(card.type, {"en": card.type, "zh": card.type})
-            want = {"en": " or ".join(types[t]["en"] for t in allowed),
-                    "zh": "或".join(types[t]["zh"] for t in allowed)}
+            sep = table_messages()["_or"]
+            want = {lang: sep[lang].join(types[t][lang] for t in allowed) for lang in sep}
             en, zh = table_text("wrong_zone", name=name, type=kind, want=want, zone=where)
             if zone == "creepers" and self.catalog is not None and (
                     "creepers" not in self.catalog.expansions):

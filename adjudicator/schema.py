@@ -141,10 +141,8 @@ SCHEMAS: dict[str, Any] = {
     "Player": {
         "type": "object", "required": ["name"],
         "properties": {
-            "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
-                     "pattern": r"\S", MESSAGES: {"pattern": "player_name_blank",
-                                                  "minLength": "player_name_blank",
-                                                  "maxLength": "player_name_long"}},
+            "name": {"type": "string", "maxLength": MAX_NAME, "pattern": r"\S",
+                     MESSAGES: {"pattern": "player_name_blank", "maxLength": "player_name_long"}},
             "hand": _cards("the cards in hand; \"?\" for a card there but unknown"),
             "hand_size": NULLABLE_COUNT,
             "keepers": _cards("the Keepers in front of the player"),
@@ -258,12 +256,11 @@ DOCUMENT: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/sc
 # The bounds, as messages may name them.
 LIMITS = {"max_depth": MAX_DEPTH, "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS,
           "max_then": MAX_THEN}
-SIZES = ("minimum", "maximum", "minItems", "maxItems", "minLength", "maxLength",
-         "maxProperties")
+SIZES = ("minimum", "maximum", "minItems", "maxItems", "maxLength", "maxProperties")
 # An error at a value's own place that leaves nothing of it to read (the others are about a
 # field of an object, a missing one or an unknown one, or about the count of a list's items).
-BLOCKING = ("type", "enum", "pattern", "not", "minimum", "maximum", "minLength", "maxLength",
-            "maxItems", "maxProperties")
+BLOCKING = ("type", "enum", "pattern", "not", "minimum", "maximum", "maxLength", "maxItems",
+            "maxProperties")
 Guess = Callable[[str], bool]
 
 
