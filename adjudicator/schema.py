@@ -4,9 +4,12 @@
 way an OpenAPI document does, so `/api/openapi.json` publishes these very objects
 (adjudicator/openapi.py puts them in its components) and the validator checks them against a
 document of the same layout (`DOCUMENT`). Every bound of the input lives here: list lengths,
-text lengths, counts, the number of players, nesting depth (JSON Schema has no depth keyword:
-values the referee keeps without reading, and the `then` of choices, are chains of one schema
-per level, the last of which holds no further level).
+text lengths, counts, the number of players, nesting depth. The `then` of choices nests at
+most MAX_THEN deep: a chain of one schema per level, the last without `then`. JSON Schema has no
+keyword for how deep a value nests, and a chain of levels for any JSON value (the fields the
+referee keeps without reading) would hold two references per level, which a generator that
+inlines references (the fuzz tests', from /api/openapi.json) expands 2**32-fold; so `Value` is
+recursive and `_depth` checks MAX_DEPTH beside it, here.
 
 `errors(name, data)` validates `data` against the schema `name` and returns the contract's
 error items: the JSON pointer of the offending value and a message per keyword in English and
@@ -118,19 +121,6 @@ def _choices(level: int) -> dict[str, Any]:
             MESSAGES: {"type": "choices_object", "additionalProperties": "unknown_choice_key"}}
 
 
-def _value(level: int) -> dict[str, Any]:
-    """Any JSON value at nesting `level` (1: a top-level field): kept as given, never read."""
-    schema: dict[str, Any] = {"maxLength": MAX_TEXT}
-    if level < MAX_DEPTH:
-        deeper = ref(f"Value/$defs/level{level + 1}")
-        schema.update(maxItems=MAX_ITEMS, maxProperties=MAX_ITEMS, items=deeper,
-                      additionalProperties=deeper)
-    else:  # the deepest level: nothing may be nested in it
-        schema.update(maxItems=0, maxProperties=0,
-                      **{MESSAGES: {"maxItems": "too_deep", "maxProperties": "too_deep"}})
-    return schema
-
-
 SCHEMAS: dict[str, Any] = {
     "CardName": {"type": "string", "maxLength": MAX_CARD_NAME,
                  "description": "a card's id, English or Chinese name",
@@ -185,9 +175,11 @@ SCHEMAS: dict[str, Any] = {
                                       "description": "default: as many as its cards"}},
         MESSAGES: {"type": "sub_hand_missing"},
     },
-    "Value": {"description": "any JSON value, kept as given (an extension field)",
-              "$ref": "#/components/schemas/Value/$defs/level1",
-              "$defs": {f"level{level}": _value(level) for level in range(1, MAX_DEPTH + 1)}},
+    # any JSON value, kept as given; how deep it nests is checked beside the schema (`_depth`)
+    "Value": {"description": "any JSON value, kept as given (an extension field); nested at "
+                             f"most {MAX_DEPTH} deep in its body",
+              "maxLength": MAX_TEXT, "maxItems": MAX_ITEMS, "maxProperties": MAX_ITEMS,
+              "items": ref("Value"), "additionalProperties": ref("Value")},
     "TableState": {
         "type": "object",
         "description": "a table state (CONTRACT.md, \"Table state\"; extension fields in "
@@ -287,12 +279,47 @@ def problems(name: str, data: Any, guess: Guess | None = None) -> list[Problem]:
     """Every place where `data` does not fit the schema `name`, in document order. `guess` says
     whether a "did you mean" look-up may be made for a word (the reader's budget of look-ups);
     without it, every look-up is made."""
+    deep = _depth(name, data)
+    if deep:  # before the validators, which descend recursively (the library in Python)
+        return deep
     fast, slow = _validators(name)
     if fast.is_valid(data):
         return []
     found: list[Problem] = []
     for error in _leaves(slow.iter_errors(data)):
         found += _problems(error, guess or (lambda _word: True))
+    return sorted(found, key=lambda p: _order(data, p.item.path))
+
+
+# Where a body holds values of any shape (Value), by the schema's name: (the path of the object
+# that holds them, its properties with their own schemas).
+_FREE = {"TableState": [((), STATE_FIELDS)],
+         "PlayRequest": [((), ("state", "play")), (("state",), STATE_FIELDS)]}
+
+
+def _depth(name: str, data: Any) -> list[Problem]:
+    """The values of any shape nested deeper than MAX_DEPTH in the body (the body itself is
+    level 0), each reported at its first place below the deepest level allowed."""
+    found: list[Problem] = []
+    for at, known in _FREE.get(name, []):
+        node = data
+        for part in at:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            continue
+        stack = [((*at, k), v, len(at) + 1) for k, v in node.items() if k not in known]
+        while stack:
+            parts, value, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                found.append(Problem(table_item(pointer(*parts), "too_deep", **LIMITS),
+                                     "depth", True))
+                continue
+            if isinstance(value, dict) and len(value) <= MAX_ITEMS:
+                stack += [((*parts, k), v, depth + 1) for k, v in value.items()
+                          if depth + 1 > MAX_DEPTH or isinstance(v, list | dict)]
+            elif isinstance(value, list) and len(value) <= MAX_ITEMS:
+                stack += [((*parts, i), v, depth + 1) for i, v in enumerate(value)
+                          if depth + 1 > MAX_DEPTH or isinstance(v, list | dict)]
     return sorted(found, key=lambda p: _order(data, p.item.path))
 
 
