@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from ..cards.catalog import Catalog, catalog_for
-from ..table.choices import SUB_HANDS, extra_turns, seat_of, sub_hands
+from ..table.choices import EXTRA_TURNS, sub_hands
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import TableState
 
@@ -131,13 +131,14 @@ def _last_positions(cards: list[str]) -> list[tuple[int, str]]:
 
 def extension_facts(state: TableState, game: Catalog) -> list[str]:
     """extra_turns(K); subframe(D,S,Origin,Left), subhand(D,C), subhand_unknown(D,K) (D = 1 is the
-    oldest frame)."""
+    oldest frame). The state is as read: table/reader.py checked both fields."""
     out: list[str] = []
-    turns = extra_turns(state)
+    turns = state.extra.get(EXTRA_TURNS) or 0
     if turns > 0:
         out.append(f"extra_turns({turns}).")
+    seats = {p.name: i for i, p in enumerate(state.players)}
     for depth, frame in enumerate(sub_hands(state, game), start=1):
-        seat = seat_of(state, frame["player"], f"/{SUB_HANDS}/{depth - 1}/player")
+        seat = seats[frame["player"]]
         out.append(f"subframe({depth},{seat},{term(frame['card'])},{frame['plays_left']}).")
         out += [f"subhand({depth},{term(c)})." for c in frame["cards"]]
         if frame["unknown"]:

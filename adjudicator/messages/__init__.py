@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from ..errors import ErrorItem
+
 LANGS = ("en", "zh")
 _DIR = Path(__file__).resolve().parent
 _FILE = _DIR / "findings.yaml"
@@ -112,3 +114,38 @@ def finding_text(key: str, args: Sequence[Any], lang: str, render: Render) -> st
         if index is not None:
             out.append(render(args[index], spec, lang))
     return "".join(out)
+
+
+# ---- errors in a table state or a play request (table.yaml) -----------------------------------
+_TABLE = Path(__file__).resolve().parent / "table.yaml"
+
+
+@cache
+def table_messages() -> dict[str, Any]:
+    """The texts of table.yaml: `key: {en, zh}`, and the named terms under `_kinds`, `_types`,
+    `_zones`, `_or` (shared: do not modify)."""
+    return yaml.safe_load(_TABLE.read_text(encoding="utf-8"))
+
+
+def table_term(group: str, name: str) -> dict[str, str]:
+    """A named term of table.yaml in both languages, e.g. ("_types", "goal")."""
+    return table_messages()[group][name]
+
+
+def table_text(key: str, **params: Any) -> tuple[str, str]:
+    """The English and Chinese text of the message `key`. A parameter given as {en, zh} (a term)
+    is filled in with its text in each language; any other as itself."""
+    entry = table_messages()[key]
+    out = []
+    for lang in LANGS:
+        values = {k: v[lang] if isinstance(v, dict) and set(v) == set(LANGS) else v
+                  for k, v in params.items()}
+        out.append(entry[lang].format(**values))
+    return out[0], out[1]
+
+
+def table_item(path: str, key: str, suggestions: list[str] | None = None,
+               **params: Any) -> ErrorItem:
+    """The contract's error item for the message `key` at the JSON pointer `path`."""
+    en, zh = table_text(key, **params)
+    return ErrorItem(path, en, zh, list(dict.fromkeys(suggestions or [])))

@@ -48,12 +48,12 @@ from ..table.choices import (
     sub_hands,
     unknown_choice_key,
 )
-from ..table.reader import UNKNOWN_CARD
+from ..table.reader import UNKNOWN_CARD, read_play
+from ..table.schema import MOVE_KINDS
 from ..table.state import PendingPlay, Player, TableState, Turn
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for
 
-MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
 # Choice keys (docs/PLAYS.md) and the shape of their values: table/choices.py (the reader
 # checks the choices a link of `pending` keeps with the same code).
@@ -647,17 +647,12 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
 
 
 def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
-    """The contract's response to `{"state": ..., "play": {...}}` (state already parsed)."""
-    if not isinstance(play, dict) or "card" not in play and play.get("kind", "play") in (
-            "play", "surprise"):
-        raise InputError(error("/play/card", "play_card_missing"))
+    """The contract's response to `{"state": ..., "play": {...}}` (state already parsed); the
+    play is checked (table.reader.read_play) before any fact is written."""
+    play = read_play(state, play)
     choices = play.get("choices") or {}
-    if not isinstance(choices, dict):
-        raise InputError(error("/play/choices", "play_choices_object"))
-    seed = play.get("seed")
-    if seed is not None and not isinstance(seed, int):
-        raise InputError(error("/play/seed", "play_seed_integer"))
-    kind = play.get("kind", "play")
+    seed = None if play.get("seed") is None else int(play["seed"])
+    kind = play.get("kind") or "play"
     if kind == "play":
         return play_card(state, play["card"], play.get("player"), choices, seed).to_json()
     if kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play

@@ -1,88 +1,74 @@
 """Reads a table state (docs/FORMATS.md, "Table state") into a validated `TableState`.
 
-`load_state_text` parses JSON or YAML; `parse_state` checks the shape, resolves every card name
-to its catalog id and refuses impossible tables. All problems are collected and raised as one
-`InputError`, each naming its field by JSON pointer, in English and Chinese, with suggestions.
-Nothing here decides a game rule: the checks are about what can physically be on the table
-(types of zones, copies in the deck, who is seated), as the contract describes the input.
+`load_state_text` parses JSON or YAML; `parse_state` checks the state against the one schema
+(adjudicator/table/schema.py: the shape, every bound), resolves every card name to its catalog id and
+refuses impossible tables; `read_play_request` and `read_play` do the same for a play request.
+All problems are collected and raised as one `InputError`, each naming its field by JSON
+pointer, in English and Chinese (adjudicator/messages/table.yaml), with suggestions, and all of
+it happens before any fact is written. Nothing here decides a game rule: the checks of meaning
+are about what can physically be on the table (types of zones, copies in the deck, who is
+seated), as the contract describes the input.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
-from ..cards.catalog import EDITIONS, EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for
+from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for
 from ..errors import ErrorItem, InputError, pointer
-from .choices import normalize_choices
+from ..messages import table_item, table_messages, table_term, table_text
+from . import schema
+from .choices import EXTRA_TURNS, SUB_HANDS, card_id, normalize_choices
+from .schema import (  # noqa: F401  (the bounds, for the reader's callers)
+    MAX_COUNT,
+    MAX_DEPTH,
+    MAX_GUESS,
+    MAX_ITEMS,
+    MAX_NAME,
+    MAX_PLAYERS,
+    MAX_TEXT,
+    MIN_PLAYERS,
+    Problem,
+)
 from .state import PendingPlay, Player, TableState, Turn
 
-MAX_ITEMS = 500  # longest list accepted anywhere in the input
-MAX_DEPTH = 32  # deepest nesting accepted anywhere in the input
-MAX_TEXT = 1_000_000  # characters of JSON/YAML text
-MAX_PLAYERS = 12
-MIN_PLAYERS = 2
-MAX_NAME = 60
 # "Did you mean" look-ups are fuzzy matches over the whole catalog, and their cost grows with the
 # text's length: a hostile body of thousands of long unknown names must not buy minutes of CPU.
-# Counts (hand_size, turn, draw_pile) above this are no real table; the engine's integers are 32
-# bits wide, so a larger number would silently wrap into a wrong ruling.
-MAX_COUNT = 10_000
 MAX_GUESSES = 20  # look-ups per input; later unknown names get no suggestions
-MAX_GUESS_LEN = 80  # longer text is no card's or field's name: no look-up
 
-KNOWN_FIELDS = ("edition", "expansions", "players", "active", "rules", "goals", "turn",
-                "draw_pile", "discard_pile", "pending")
+KNOWN_FIELDS = schema.STATE_FIELDS
 # "?" in a hand or a listed draw pile is a card that is there but unknown (after a draw from an
 # unknown pile, say): it counts toward the hand size and the deck, and is never resolved.
 UNKNOWN_CARD = "?"
 UNKNOWN_ZONES = ("hand", "draw_pile")
-PLAYER_FIELDS = ("name", "hand", "hand_size", "keepers", "creepers", "claimed_goals")
-TURN_FIELDS = ("hand_at_start", "drawn", "played")
-PENDING_FIELDS = ("player", "card", "choices")
-
-# How a card type is named in messages.
-TYPE_NAMES: dict[str, tuple[str, str]] = {
-    "basic_rules": ("the Basic Rules card", "基本规则卡"),
-    "new_rule": ("a New Rule", "新规则卡"),
-    "meta_rule": ("a Meta Rule", "元规则卡"),
-    "goal": ("a Goal", "目标卡"),
-    "keeper": ("a Keeper", "所有物卡"),
-    "action": ("an Action", "行动卡"),
-    "creeper": ("a Creeper", "陷阱卡"),
-    "surprise": ("a Surprise", "意外卡"),
-    "promo": ("a promo card", "宣传卡"),
-}
-# Zones: (English, Chinese) description and the card types they may hold (None: any playable).
-ZONES: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
-    "hand": ("a hand", "手牌", None),
-    "keepers": ("the Keepers in play", "场上的所有物", ("keeper",)),
-    "creepers": ("the Creepers in play", "场上的陷阱", ("creeper",)),
-    "rules": ("the rules in play", "场上的规则", ("new_rule", "meta_rule")),
-    "goals": ("the Goals in play", "场上的目标", ("goal",)),
-    "claimed_goals": ("the Goals a player has claimed (Keep Going)", "玩家已赢取的目标（继续前进）",
-                      ("goal",)),
-    "discard_pile": ("the discard pile", "弃牌堆", None),
-    "draw_pile": ("the draw pile", "牌库", None),
-    "pending": ("the pending plays", "待结算的出牌", None),
+# The card types each zone may hold (None: any playable); their names are in table.yaml.
+ZONES: dict[str, tuple[str, ...] | None] = {
+    "hand": None,
+    "keepers": ("keeper",),
+    "creepers": ("creeper",),
+    "rules": ("new_rule", "meta_rule"),
+    "goals": ("goal",),
+    "claimed_goals": ("goal",),
+    "discard_pile": None,
+    "draw_pile": None,
+    "pending": None,
+    "sub_hands": None,
 }
 
 
 def load_state_text(text: str) -> Any:
     """Parses a table state written as JSON or YAML. Syntax errors -> InputError at path ""."""
     if not isinstance(text, str):
-        raise InputError(ErrorItem("", "The table state must be text (JSON or YAML).",
-                                   "桌面状态必须是文本（JSON 或 YAML）。"))
+        raise InputError(table_item("", "text_not_text"))
     if len(text) > MAX_TEXT:
-        raise InputError(ErrorItem(
-            "", f"The table state is too long ({len(text)} characters; at most {MAX_TEXT}).",
-            f"桌面状态过长（{len(text)} 个字符；最多 {MAX_TEXT} 个）。"), status=413)
+        raise InputError(table_item("", "text_too_long", got=len(text), limit=MAX_TEXT),
+                         status=413)
     if not text.strip():
-        raise InputError(ErrorItem("", "The table state is empty.", "桌面状态为空。"))
+        raise InputError(table_item("", "text_empty"))
     try:
         return json.loads(text)
     except RecursionError:
@@ -91,35 +77,28 @@ def load_state_text(text: str) -> Any:
         json_error = err
     if text.lstrip()[:1] in "{[":
         # it was meant to be JSON: the JSON parser's position is the useful one
-        msg = getattr(json_error, "msg", str(json_error))
-        line, col = getattr(json_error, "lineno", 0), getattr(json_error, "colno", 0)
-        raise InputError(ErrorItem(
-            "", f"The table state is not valid JSON: {msg} (line {line}, column {col}).",
-            f"桌面状态不是有效的 JSON：{msg}（第 {line} 行，第 {col} 列）。"))
+        raise InputError(table_item(
+            "", "text_not_json", problem=getattr(json_error, "msg", str(json_error)),
+            line=getattr(json_error, "lineno", 0), column=getattr(json_error, "colno", 0)))
     try:
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.AliasEvent):
                 # aliases can expand exponentially ("billion laughs"): refuse them
-                raise InputError(ErrorItem(
-                    "", "YAML aliases (*name) are not accepted in a table state.",
-                    "桌面状态中不接受 YAML 别名（*name）。"))
+                raise InputError(table_item("", "text_yaml_alias"))
         return _jsonable(yaml.safe_load(text))
     except RecursionError:
         raise _too_deep() from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        where_zh = f"（第 {mark.line + 1} 行，第 {mark.column + 1} 列）" if mark else ""
+        en, zh = table_text("text_where", line=mark.line + 1, column=mark.column + 1) if mark \
+            else ("", "")
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        raise InputError(ErrorItem(
-            "", f"The table state is neither valid JSON nor valid YAML: {problem}{where}.",
-            f"桌面状态既不是有效的 JSON 也不是有效的 YAML：{problem}{where_zh}。")) from None
+        raise InputError(table_item("", "text_not_yaml", problem=problem,
+                                    where={"en": en, "zh": zh})) from None
 
 
 def _too_deep() -> InputError:
-    return InputError(ErrorItem("", f"The table state is nested too deeply (at most {MAX_DEPTH} "
-                                    "levels).",
-                                f"桌面状态嵌套层数过多（最多 {MAX_DEPTH} 层）。"))
+    return InputError(table_item("", "text_too_deep", max_depth=MAX_DEPTH))
 
 
 def _jsonable(value: Any) -> Any:
@@ -138,32 +117,6 @@ def read_state_text(text: str) -> TableState:
     return parse_state(load_state_text(text))
 
 
-def _kind(value: Any) -> tuple[str, str]:
-    if value is None:
-        return "null", "null"
-    if isinstance(value, bool):
-        return "true/false", "布尔值"
-    if isinstance(value, int | float):
-        return "a number", "数字"
-    if isinstance(value, str):
-        return "text", "文本"
-    if isinstance(value, list):
-        return "a list", "列表"
-    if isinstance(value, dict):
-        return "an object", "对象"
-    return type(value).__name__, type(value).__name__
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _close(word: str, options: list[str], n: int = 3) -> list[str]:
-    by_key = {o.casefold(): o for o in options}
-    hits = difflib.get_close_matches(word.casefold(), list(by_key), n=n, cutoff=0.5)
-    return [by_key[h] for h in hits]
-
-
 @dataclass
 class _Place:
     path: str
@@ -172,67 +125,79 @@ class _Place:
 
 @dataclass
 class _Reader:
+    """One reading: the errors found so far, in reading order. The schema's problems wait at
+    their places (`shape`) and join the errors when the reading reaches them, so every error,
+    of shape or of meaning, is reported where the field is read."""
+
     errors: list[ErrorItem] = field(default_factory=list)
     catalog: Catalog | None = None
     # every place a card was seen, in reading order: for the copies check
     seen: dict[str, list[_Place]] = field(default_factory=dict)
     guesses: int = 0  # "did you mean" look-ups made so far (MAX_GUESSES)
+    shape: dict[str, list[Problem]] = field(default_factory=dict)  # by the path they report at
+    blocked: set[str] = field(default_factory=set)  # places whose value is unreadable
 
     def may_guess(self, word: str) -> bool:
         self.guesses += 1
-        return self.guesses <= MAX_GUESSES and len(word) <= MAX_GUESS_LEN
+        return self.guesses <= MAX_GUESSES and len(word) <= MAX_GUESS
 
-    def error(self, path: str, en: str, zh: str, suggestions: list[str] | None = None) -> None:
-        unique = list(dict.fromkeys(suggestions or []))
-        self.errors.append(ErrorItem(path, en, zh, unique))
+    def expect(self, found: list[Problem]) -> None:
+        """The schema's problems, each filed under the place the reading reports it: an
+        unknown field under its object (reported when the object is read)."""
+        for problem in found:
+            path = problem.item.path
+            if problem.keyword == "additionalProperties":
+                path = path.rsplit("/", 1)[0]
+            self.shape.setdefault(path, []).append(problem)
 
-    def wrong_type(self, path: str, value: Any, want_en: str, want_zh: str) -> None:
-        got_en, got_zh = _kind(value)
-        self.error(path, f"Expected {want_en}, got {got_en}.",
-                   f"应为{want_zh}，实际是{got_zh}。")
+    def place(self, path: str, suggestions: list[str] | None = None) -> bool:
+        """Reports the schema's problems at `path` (with `suggestions` where they have none);
+        whether the value there can be read."""
+        if not self.shape:  # the common case: the state fits the schema
+            return path not in self.blocked
+        for problem in self.shape.pop(path, []):
+            item = problem.item
+            if suggestions and not item.suggestions:
+                item = ErrorItem(item.path, item.en, item.zh, list(dict.fromkeys(suggestions)))
+            self.errors.append(item)
+            if problem.blocking and problem.item.path == path:
+                self.blocked.add(path)
+        return path not in self.blocked
 
-    # -- generic shapes -------------------------------------------------------------------
+    def whole(self, path: str) -> bool:
+        """Reports the schema's problems at `path` and below it; whether there were none."""
+        inside = [p for p in self.shape if p == path or p.startswith(path + "/")]
+        for p in inside:
+            self.place(p)
+        return not inside
+
+    def rest(self) -> None:
+        """The problems at places the reading did not reach (fields kept as given)."""
+        for path in list(self.shape):
+            self.place(path)
+
+    def error(self, path: str, key: str, suggestions: list[str] | None = None,
+              **params: Any) -> None:
+        self.errors.append(table_item(path, key, suggestions, **params))
 
     def count(self, value: Any, path: str, default: int | None = None) -> int | None:
-        """A whole number >= 0, or `default` when absent (None)."""
-        if value is None:
+        """A count the schema has checked, or `default` when absent, null or refused."""
+        if not self.place(path) or value is None:
             return default
-        if not _is_int(value):
-            self.wrong_type(path, value, "a whole number (0 or more)", "非负整数")
-            return default
-        if value < 0:
-            self.error(path, f"Must be 0 or more, got {value}.", f"必须大于或等于 0，实际是"
-                                                                 f" {value}。")
-            return default
-        if value > MAX_COUNT:
-            self.error(path, f"At most {MAX_COUNT}, got {value}: no table holds that many cards.",
-                       f"最多 {MAX_COUNT}，实际是 {value}：没有桌面会有这么多牌。")
-            return default
-        return int(value)
+        return int(value)  # 3.0 is the whole number 3 in JSON
 
-    def listing(self, value: Any, path: str, what_en: str, what_zh: str) -> list[Any]:
-        """A list (absent or null: empty)."""
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.wrong_type(path, value, f"a list of {what_en}", f"{what_zh}列表")
+    def listing(self, value: Any, path: str) -> list[Any]:
+        """A list the schema has checked (absent, null or refused: empty)."""
+        if not self.place(path) or value is None:
             return []
         return value
 
-    def unknown_fields(self, obj: dict[str, Any], path: str, known: tuple[str, ...]) -> None:
-        for key in obj:
-            if key not in known:
-                self.error(pointer_join(path, key),
-                           f"Unknown field {key!r}; known fields: {', '.join(known)}.",
-                           f"未知字段 {key!r}；可用字段：{', '.join(known)}。",
-                           _close(str(key), list(known)) if self.may_guess(str(key)) else [])
-
     # -- cards ---------------------------------------------------------------------------
 
-    def card(self, value: Any, path: str, zone: str) -> str | None:
-        """Resolves one card of a zone to its id; records an error and returns None if bad."""
-        if not isinstance(value, str):
-            self.wrong_type(path, value, "a card name (text)", "卡名（文本）")
+    def card(self, value: Any, path: str, zone: str, copies: bool = True) -> str | None:
+        """Resolves one card of a zone to its id; records an error and returns None if bad.
+        `copies`: whether the card counts toward the copies check."""
+        if not self.place(path) or value is None:
             return None
         if value.strip() == UNKNOWN_CARD and zone in UNKNOWN_ZONES:
             return UNKNOWN_CARD  # a card that is there but not known (drawn face down)
@@ -246,7 +211,8 @@ class _Reader:
             return card.id  # always on the table anyway: accepted, and dropped by the caller
         if not self.fits(card, path, zone):
             return None
-        self.seen.setdefault(card.id, []).append(_Place(path, zone))
+        if copies:
+            self.seen.setdefault(card.id, []).append(_Place(path, zone))
         return card.id
 
     def unknown_card(self, value: str, path: str) -> None:
@@ -254,49 +220,45 @@ class _Reader:
         game = self.catalog
         elsewhere = _card_in_expansion(game, value)
         if elsewhere is not None:
-            exp = elsewhere.edition
-            self.error(path, f"{elsewhere.name_en!r} belongs to the {exp!r} expansion, which "
-                             f"this game does not use; add \"{exp}\" to expansions.",
-                       f"“{elsewhere.name_zh}”属于 {exp} 扩展，本局未使用该扩展；请在 expansions 中"
-                       f"加入 \"{exp}\"。", [elsewhere.name_en])
+            self.error(path, "card_in_expansion", [elsewhere.name_en],
+                       name={"en": elsewhere.name_en, "zh": elsewhere.name_zh},
+                       expansion=elsewhere.edition)
             return
-        ed = game.edition + (f" + {', '.join(game.expansions)}" if game.expansions else "")
-        self.error(path, f"Unknown card {value!r} in the {ed} deck.",
-                   f"{ed} 卡组中没有卡片“{value}”。",
-                   game.suggest(value) if self.may_guess(value) else [])
+        deck = game.edition + (f" + {', '.join(game.expansions)}" if game.expansions else "")
+        self.error(path, "unknown_card_in_deck",
+                   game.suggest(value) if self.may_guess(value) else [], value=value, deck=deck)
 
     def fits(self, card: Card, path: str, zone: str) -> bool:
-        zone_en, zone_zh, allowed = ZONES[zone]
-        type_en, type_zh = TYPE_NAMES.get(card.type, (card.type, card.type))
+        allowed = ZONES[zone]
+        if card.type != "basic_rules" and not (zone == "hand" and card.type == "creeper") and (
+                allowed is None or card.type in allowed):
+            return True  # the common case, decided before any message is looked up
+        where = table_term("_zones", zone)
+        name = {"en": card.name_en, "zh": card.name_zh}
         if card.type == "basic_rules":
-            self.error(path, "The Basic Rules card is always on the table; it is never in "
-                             f"{zone_en}.",
-                       f"基本规则卡始终在桌面上，不会出现在{zone_zh}中。")
+            self.error(path, "basic_rules_never_in_zone", zone=where)
             return False
         if zone == "hand" and card.type == "creeper":
-            self.error(path, f"{card.name_en} is a Creeper: a Creeper is never held in hand "
-                             "(it goes in front of its owner at once).",
-                       f"“{card.name_zh}”是陷阱卡：陷阱卡从不留在手中（抓到后立刻放到面前）。")
+            self.error(path, "creeper_never_in_hand", name=name)
             return False
         if allowed is not None and card.type not in allowed:
-            want = " or ".join(TYPE_NAMES[t][0] for t in allowed)
-            want_zh = "或".join(TYPE_NAMES[t][1] for t in allowed)
-            hint_en = hint_zh = ""
+            types = table_messages()["_types"]
+            kind = types.get(card.type, {"en": card.type, "zh": card.type})
+            sep = table_messages()["_or"]
+            want = {lang: sep[lang].join(types[t][lang] for t in allowed) for lang in sep}
+            en, zh = table_text("wrong_zone", name=name, type=kind, want=want, zone=where)
             if zone == "creepers" and self.catalog is not None and (
                     "creepers" not in self.catalog.expansions):
-                hint_en = " Creepers are in play only with the \"creepers\" expansion."
-                hint_zh = "只有使用 creepers 扩展时才有陷阱卡。"
-            self.error(path, f"{card.name_en} is {type_en}; only {want} can be in {zone_en}."
-                             + hint_en,
-                       f"“{card.name_zh}”是{type_zh}；{zone_zh}中只能有{want_zh}。" + hint_zh)
+                hint_en, hint_zh = table_text("creepers_need_expansion")
+                en, zh = en + hint_en, zh + hint_zh
+            self.errors.append(ErrorItem(path, en, zh))
             return False
         return True
 
-    def cards(self, value: Any, path: str, zone: str) -> list[str]:
-        items = self.listing(value, path, "cards", "卡片")
+    def cards(self, value: Any, path: str, zone: str, copies: bool = True) -> list[str]:
         out = []
-        for i, item in enumerate(items):
-            cid = self.card(item, pointer_join(path, i), zone)
+        for i, item in enumerate(self.listing(value, path)):
+            cid = self.card(item, pointer_join(path, i), zone, copies)
             if cid is not None:
                 out.append(cid)
         return out
@@ -309,11 +271,12 @@ class _Reader:
             if len(places) <= card.copies:
                 continue
             first = places[0].path
+            copies = table_text("one_copy") if card.copies == 1 else table_text(
+                "n_copies", count=card.copies)
             for extra in places[card.copies :]:
-                copies_en = "1 copy" if card.copies == 1 else f"{card.copies} copies"
-                self.error(extra.path,
-                           f"{card.name_en} is already at {first}; the deck has only {copies_en}.",
-                           f"“{card.name_zh}”已在 {first}；卡组中只有 {card.copies} 张。")
+                self.error(extra.path, "copies_exceeded",
+                           name={"en": card.name_en, "zh": card.name_zh}, first=first,
+                           copies={"en": copies[0], "zh": copies[1]}, count=card.copies)
 
 
 def pointer_join(base: str, *parts: str | int) -> str:
@@ -333,52 +296,22 @@ def _card_in_expansion(game: Catalog, value: str) -> Card | None:
     return None
 
 
-def _check_sizes(value: Any, parts: tuple[str | int, ...], depth: int,
-                 errors: list[ErrorItem]) -> None:
-    """Refuses huge lists and deep nesting anywhere before reading anything. `parts`: the
-    path as its parts, made a pointer only for an error (most states have none)."""
-    if depth > MAX_DEPTH:
-        errors.append(ErrorItem(pointer(*parts),
-                                f"Nested too deeply (more than {MAX_DEPTH} levels).",
-                                f"嵌套层数过多（超过 {MAX_DEPTH} 层）。"))
-        return
-    # a scalar below the deepest level allowed is the only scalar that can be refused
-    deeper = depth + 1 > MAX_DEPTH
-    if isinstance(value, list):
-        if len(value) > MAX_ITEMS:
-            errors.append(ErrorItem(pointer(*parts),
-                                    f"Too many items: {len(value)} (at most {MAX_ITEMS}).",
-                                    f"条目过多：{len(value)} 个（最多 {MAX_ITEMS} 个）。"))
-            return
-        for i, item in enumerate(value):
-            if deeper or isinstance(item, (list, dict)):
-                _check_sizes(item, (*parts, i), depth + 1, errors)
-    elif isinstance(value, dict):
-        if len(value) > MAX_ITEMS:
-            errors.append(ErrorItem(pointer(*parts),
-                                    f"Too many fields: {len(value)} (at most {MAX_ITEMS}).",
-                                    f"字段过多：{len(value)} 个（最多 {MAX_ITEMS} 个）。"))
-            return
-        for key, item in value.items():
-            if deeper or isinstance(item, (list, dict)):
-                _check_sizes(item, (*parts, str(key)), depth + 1, errors)
-
-
 def parse_state(data: Any, *, check_copies: bool = True) -> TableState:
     """A validated TableState from decoded JSON/YAML; raises InputError listing every problem.
 
     `check_copies=False` skips refusing a card seen in more places than the deck has copies
     (for callers that must accept such tables, e.g. hand-written what-if examples).
     """
-    if not isinstance(data, dict):
-        got_en, got_zh = _kind(data)
-        raise InputError(ErrorItem("", f"The table state must be an object, got {got_en}.",
-                                   f"桌面状态必须是一个对象，实际是{got_zh}。"))
-    size_errors: list[ErrorItem] = []
-    _check_sizes(data, (), 0, size_errors)
-    if size_errors:
-        raise InputError(size_errors)
     r = _Reader()
+    return _read(r, data, schema.problems("TableState", data, r.may_guess), check_copies)
+
+
+def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> TableState:
+    """The reading of a state whose schema problems are `found`."""
+    if not isinstance(data, dict):
+        raise InputError([p.item for p in found])
+    r.expect(found)
+    r.place("")  # too many fields; an unknown field is kept as given
     edition, expansions = _edition(r, data)
     if edition is not None:
         r.catalog = catalog_for(edition, expansions)
@@ -392,14 +325,24 @@ def parse_state(data: Any, *, check_copies: bool = True) -> TableState:
     discard = r.cards(data.get("discard_pile"), "/discard_pile", "discard_pile")
     draw_size, draw_list = _draw_pile(r, data.get("draw_pile"))
     pending = _pending(r, data.get("pending"), names)
+    frames = _sub_hands(r, data.get(SUB_HANDS), names)
+    extra_turns = r.count(data.get(EXTRA_TURNS), "/" + EXTRA_TURNS)
     if check_copies:
         r.check_copies()
     draw_size = _deck_size(r, players, rules, goals, discard, pending, draw_size,
                            data.get("draw_pile"))
+    r.rest()
     if r.errors:
         raise InputError(r.errors)
     assert edition is not None and active is not None
-    extra = {k: v for k, v in data.items() if k not in KNOWN_FIELDS}
+    # fields other than the contract's are kept as given, the extension fields of plays as
+    # read (cards as ids: the facts are written from them without another look-up)
+    extra = {k: v for k, v in data.items() if k not in KNOWN_FIELDS or k in (SUB_HANDS,
+                                                                            EXTRA_TURNS)}
+    if extra.get(SUB_HANDS) is not None:
+        extra[SUB_HANDS] = frames
+    if extra.get(EXTRA_TURNS) is not None:
+        extra[EXTRA_TURNS] = extra_turns
     return TableState(
         edition=edition, expansions=list(expansions), players=players, active=active,
         rules=rules, goals=goals, turn=turn, draw_pile_size=draw_size, draw_pile=draw_list,
@@ -408,74 +351,31 @@ def parse_state(data: Any, *, check_copies: bool = True) -> TableState:
 
 
 def _edition(r: _Reader, data: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:
-    edition = data.get("edition", "fluxx")
-    if edition is None:
-        edition = "fluxx"
-    if not isinstance(edition, str):
-        r.wrong_type("/edition", edition, f"one of {', '.join(EDITIONS)}",
-                     f"{', '.join(EDITIONS)} 之一")
-        edition = None
-    elif edition not in EDITIONS:
-        r.error("/edition", f"Unknown edition {edition!r}; known: {', '.join(EDITIONS)}.",
-                f"未知版本 {edition!r}；可用版本：{', '.join(EDITIONS)}。",
-                _close(edition, list(EDITIONS)))
+    edition = data.get("edition") or "fluxx"
+    if not r.place("/edition"):
         edition = None
     chosen: list[str] = []
-    raw = r.listing(data.get("expansions"), "/expansions", "expansion names", "扩展名")
-    for i, name in enumerate(raw):
-        path = pointer("expansions", i)
-        if not isinstance(name, str):
-            r.wrong_type(path, name, f"one of {', '.join(EXPANSIONS)}",
-                         f"{', '.join(EXPANSIONS)} 之一")
-        elif name not in EXPANSIONS:
-            r.error(path, f"Unknown expansion {name!r}; known: {', '.join(EXPANSIONS)}.",
-                    f"未知扩展 {name!r}；可用扩展：{', '.join(EXPANSIONS)}。",
-                    _close(name, list(EXPANSIONS)))
-        elif name not in chosen:
+    for i, name in enumerate(r.listing(data.get("expansions"), "/expansions")):
+        if r.place(pointer("expansions", i)) and name not in chosen:
             chosen.append(name)
     if chosen and edition is not None and edition != EXPANSION_BASE:
-        r.error("/expansions", f"Expansions apply to the {EXPANSION_BASE} edition only, not to "
-                               f"{edition}.",
-                f"扩展只适用于 {EXPANSION_BASE} 版本，不适用于 {edition}。")
+        r.error("/expansions", "expansions_base_only", base=EXPANSION_BASE, edition=edition)
         edition = None
     return edition, tuple(chosen)
 
 
 def _players(r: _Reader, value: Any) -> list[Player]:
-    if value is None:
-        r.error("/players", "Missing: the players at the table (a list of 2 to 12).",
-                "缺少玩家列表（2 到 12 名玩家）。")
-        return []
-    if not isinstance(value, list):
-        r.wrong_type("/players", value, "a list of players", "玩家列表")
-        return []
-    if not MIN_PLAYERS <= len(value) <= MAX_PLAYERS:
-        r.error("/players", f"A game has {MIN_PLAYERS} to {MAX_PLAYERS} players; got "
-                            f"{len(value)}.",
-                f"一局游戏需要 {MIN_PLAYERS} 到 {MAX_PLAYERS} 名玩家；实际有 {len(value)} 名。")
     players: list[Player] = []
     seen: dict[str, int] = {}
-    for i, raw in enumerate(value):
+    for i, raw in enumerate(r.listing(value, "/players")):
         path = pointer("players", i)
-        if not isinstance(raw, dict):
-            r.wrong_type(path, raw, "a player object", "玩家对象")
+        if not r.place(path):
             continue
-        r.unknown_fields(raw, path, PLAYER_FIELDS)
         name = raw.get("name")
-        if not isinstance(name, str) or not name.strip():
-            if name is None:
-                r.error(path + "/name", "Missing: the player's name.", "缺少玩家名字。")
-            else:
-                r.error(path + "/name", "A player's name must be non-empty text.",
-                        "玩家名字必须是非空文本。")
+        if not r.place(path + "/name") or name is None:
             name = f"#{i}"
-        elif len(name) > MAX_NAME:
-            r.error(path + "/name", f"A player's name has at most {MAX_NAME} characters.",
-                    f"玩家名字最多 {MAX_NAME} 个字符。")
         elif name in seen:
-            r.error(path + "/name", f"Two players are named {name!r} (also /players/"
-                                    f"{seen[name]}); names must be unique.",
-                    f"有两名玩家都叫 {name!r}（另见 /players/{seen[name]}）；名字必须唯一。")
+            r.error(path + "/name", "duplicate_player", name=name, other=seen[name])
         else:
             seen[name] = i
         players.append(_player(r, raw, path, name))
@@ -485,21 +385,16 @@ def _players(r: _Reader, value: Any) -> list[Player]:
 def _player(r: _Reader, raw: dict[str, Any], path: str, name: str) -> Player:
     hand: list[str] | None = None
     given_size = r.count(raw.get("hand_size"), path + "/hand_size")
-    if "hand" in raw and raw["hand"] is not None:
-        hand = r.cards(raw["hand"], path + "/hand", "hand")
-        listed = raw["hand"] if isinstance(raw["hand"], list) else []
-        if given_size is not None and isinstance(raw["hand"], list) and given_size != len(listed):
-            r.error(path + "/hand_size",
-                    f"hand_size is {given_size} but the hand lists {len(listed)} cards.",
-                    f"hand_size 是 {given_size}，但手牌列出了 {len(listed)} 张。")
+    if raw.get("hand") is not None:
+        listed = raw["hand"] if r.place(path + "/hand") else []
+        hand = r.cards(listed, path + "/hand", "hand")
+        if given_size is not None and given_size != len(listed) and listed is raw["hand"]:
+            r.error(path + "/hand_size", "hand_size_mismatch", size=given_size,
+                    listed=len(listed))
         size = len(listed)
-    elif given_size is not None:
-        size = given_size
     else:
-        if "hand_size" not in raw:
-            r.error(path, "Give the player's hand (a list of cards) or hand_size.",
-                    "请给出该玩家的手牌（卡片列表）或 hand_size。", ["hand", "hand_size"])
-        size = 0
+        r.place(path + "/hand")
+        size = given_size or 0
     return Player(
         name=name, hand=hand, hand_size=size,
         keepers=r.cards(raw.get("keepers"), path + "/keepers", "keepers"),
@@ -509,17 +404,12 @@ def _player(r: _Reader, raw: dict[str, Any], path: str, name: str) -> Player:
 
 
 def _active(r: _Reader, value: Any, names: list[str]) -> str | None:
-    if value is None:
-        r.error("/active", "Missing: whose turn it is (a player's name).",
-                "缺少当前行动的玩家（玩家名字）。", names[:3])
-        return None
-    if not isinstance(value, str):
-        r.wrong_type("/active", value, "a player's name", "玩家名字")
+    if not r.place("/active", names[:3]) or value is None:
         return None
     if value not in names:
         folded = [n for n in names if n.casefold() == value.casefold()]
-        r.error("/active", f"{value!r} is not a player at the table.",
-                f"{value!r} 不是桌上的玩家。", folded or _close(value, names) or names[:3])
+        r.error("/active", "not_a_player", folded or schema.close(value, names) or names[:3],
+                name=value)
         return None
     return value
 
@@ -529,25 +419,14 @@ def _check_goal_count(r: _Reader, goals: list[str], rules: list[str]) -> None:
     # number of Goals that can lie on the table: a fact of the table, checked as such.
     allowed = 2 if "double_agenda" in rules else 1
     if len(goals) > allowed:
-        if allowed == 1:
-            r.error("/goals", f"{len(goals)} Goals are on the table, but only 1 can be without "
-                              "Double Agenda in the rules.",
-                    f"桌上有 {len(goals)} 张目标卡，但规则中没有双重目标时只能有 1 张。")
-        else:
-            r.error("/goals", f"{len(goals)} Goals are on the table; with Double Agenda at most "
-                              "2 can be.",
-                    f"桌上有 {len(goals)} 张目标卡；有双重目标时最多只能有 2 张。")
+        r.error("/goals", "goals_without_double_agenda" if allowed == 1 else
+                "goals_with_double_agenda", count=len(goals))
 
 
 def _turn(r: _Reader, value: Any, players: list[Player], active: str | None) -> Turn:
     hand_now = next((p.hand_size for p in players if p.name == active), 0)
-    if value is None:
+    if not r.place("/turn") or value is None:
         return Turn(hand_at_start=hand_now)
-    if not isinstance(value, dict):
-        r.wrong_type("/turn", value, "an object {hand_at_start, drawn, played}",
-                     "对象 {hand_at_start, drawn, played}")
-        return Turn(hand_at_start=hand_now)
-    r.unknown_fields(value, "/turn", TURN_FIELDS)
     start = r.count(value.get("hand_at_start"), "/turn/hand_at_start", hand_now)
     drawn = r.count(value.get("drawn"), "/turn/drawn", 0)
     played = r.count(value.get("played"), "/turn/played", 0)
@@ -555,39 +434,23 @@ def _turn(r: _Reader, value: Any, players: list[Player], active: str | None) -> 
 
 
 def _draw_pile(r: _Reader, value: Any) -> tuple[int | None, list[str] | None]:
-    if value is None:
-        return None, None
     if isinstance(value, list):
-        cards = r.cards(value, "/draw_pile", "draw_pile")
-        return len(value), cards
-    if _is_int(value):
-        return r.count(value, "/draw_pile"), None
-    r.wrong_type("/draw_pile", value, "a number of cards or a list of cards (top first)",
-                 "卡片数量或卡片列表（顶部在前）")
-    return None, None
+        return len(value), r.cards(value, "/draw_pile", "draw_pile")
+    return r.count(value, "/draw_pile"), None
 
 
 def _pending(r: _Reader, value: Any, names: list[str]) -> list[PendingPlay]:
     out: list[PendingPlay] = []
-    for i, raw in enumerate(r.listing(value, "/pending", "plays {player, card}",
-                                      "出牌 {player, card}")):
+    for i, raw in enumerate(r.listing(value, "/pending")):
         path = pointer("pending", i)
-        if not isinstance(raw, dict):
-            r.wrong_type(path, raw, "an object {player, card}", "对象 {player, card}")
+        if not r.place(path):
             continue
-        r.unknown_fields(raw, path, PENDING_FIELDS)
         player = raw.get("player")
-        ok = True
-        if not isinstance(player, str):
-            r.wrong_type(path + "/player", player, "a player's name", "玩家名字")
+        ok = r.place(path + "/player") and player is not None
+        if ok and player not in names:
+            r.error(path + "/player", "not_a_player", schema.close(player, names) or names[:3],
+                    name=player)
             ok = False
-        elif player not in names:
-            r.error(path + "/player", f"{player!r} is not a player at the table.",
-                    f"{player!r} 不是桌上的玩家。", _close(player, names) or names[:3])
-            ok = False
-        if raw.get("card") is None:
-            r.error(path + "/card", "Missing: the card being played.", "缺少正在打出的卡片。")
-            continue
         cid = r.card(raw.get("card"), path + "/card", "pending")
         choices = _pending_choices(r, raw.get("choices"), names, path + "/choices")
         if ok and cid is not None:
@@ -597,13 +460,37 @@ def _pending(r: _Reader, value: Any, names: list[str]) -> list[PendingPlay]:
 
 def _pending_choices(r: _Reader, value: Any, names: list[str], path: str) -> dict[str, Any]:
     """The choices given with a link of the chain (docs/PLAYS.md), cards as ids."""
-    if value is None or r.catalog is None:
+    if not r.whole(path) or value is None or r.catalog is None:
         return {}
     try:
         return normalize_choices(value, r.catalog, names, path, guess=r.may_guess)
     except InputError as bad:
         r.errors.extend(bad.items)
         return {}
+
+
+def _sub_hands(r: _Reader, value: Any, names: list[str]) -> list[dict[str, Any]]:
+    """The sub-hands being played out (docs/PLAYS.md), newest last: their cards as ids, their
+    counts with their defaults. A sub-hand's cards come from the draw pile during a play; they
+    are not counted among the copies on the table."""
+    frames = []
+    for i, raw in enumerate(r.listing(value, "/" + SUB_HANDS)):
+        path = pointer(SUB_HANDS, i)
+        if not r.place(path):
+            continue
+        player = raw.get("player")
+        ok = r.place(path + "/player") and player is not None
+        if ok and player not in names:
+            r.error(path + "/player", "no_such_player", names, name=player)
+            ok = False
+        origin = r.card(raw.get("card"), path + "/card", SUB_HANDS, copies=False)
+        cards = r.cards(raw.get("cards"), path + "/cards", SUB_HANDS, copies=False)
+        unknown = r.count(raw.get("unknown"), path + "/unknown", 0)
+        left = r.count(raw.get("plays_left"), path + "/plays_left", len(cards))
+        if ok and origin is not None:
+            frames.append({"player": player, "card": origin, "cards": cards, "unknown": unknown,
+                           "plays_left": left})
+    return frames
 
 
 def _known_cards(players: list[Player], rules: list[str], goals: list[str],
@@ -629,19 +516,87 @@ def _deck_size(r: _Reader, players: list[Player], rules: list[str], goals: list[
     on_table = _known_cards(players, rules, goals, discard, pending)
     if on_table + (draw or 0) <= total:
         return total - on_table if draw is None else draw
-    if _is_int(raw_draw):
+    if isinstance(raw_draw, int | float) and not isinstance(raw_draw, bool):
         path, hint = "/draw_pile", [str(max(0, total - on_table))]
     else:
         unknown = [i for i, p in enumerate(players) if p.hand is None and p.hand_size]
         path = pointer("players", unknown[0], "hand_size") if unknown else (
             "/draw_pile" if draw else "")
         hint = []
-    drawn_en = f" and {draw} in the draw pile" if draw else ""
-    drawn_zh = f"，牌库 {draw} 张" if draw else ""
-    r.error(path,
-            f"The table holds {on_table + (draw or 0)} cards ({on_table} in hands, in play and "
-            f"in the discard pile, the Basic Rules included{drawn_en}), but the deck has only "
-            f"{total}.",
-            f"桌上共有 {on_table + (draw or 0)} 张牌（手牌、场上和弃牌堆中 {on_table} 张，含基本"
-            f"规则{drawn_zh}），但卡组只有 {total} 张。", hint)
+    drawn = table_text("deck_drawn", count=draw) if draw else ("", "")
+    r.error(path, "deck_too_small", hint, held=on_table + (draw or 0), on_table=on_table,
+            drawn={"en": drawn[0], "zh": drawn[1]}, total=total)
     return draw or 0
+
+
+# -- a play request -------------------------------------------------------------------------------
+
+def read_play_request(body: Any) -> tuple[TableState, dict[str, Any]]:
+    """The state and the play of `{"state": ..., "play": {...}}` (POST /api/play), the body's
+    shape checked as a whole: every error names its place under /state or /play. The play's
+    meaning is `read_play`'s (play.play_response calls it)."""
+    r = _Reader()
+    found = schema.problems("PlayRequest", body, r.may_guess)
+    if not isinstance(body, dict) or "state" not in body:
+        raise InputError(table_item("/state", "play_request_object"))
+    inside = [p for p in found if p.item.path == "/state" or p.item.path.startswith("/state/")]
+    outside = [p.item for p in found if p not in inside and not _choice_key(p)]
+    errors: list[ErrorItem] = []
+    state = None
+    try:
+        state = _read(r, body["state"], [_under(p, "/state", "") for p in inside], True)
+    except InputError as err:
+        if err.status != 400:
+            raise
+        errors = [ErrorItem("/state" + i.path, i.en, i.zh, i.suggestions) for i in err.items]
+    if errors or outside:
+        # an unknown choice key alone is left to read_play's caller; beside other errors, say so
+        raise InputError(errors + [p.item for p in found if p not in inside])
+    assert state is not None
+    return state, body["play"]
+
+
+def _under(problem: Problem, old: str, new: str) -> Problem:
+    item = problem.item
+    return Problem(ErrorItem(new + item.path[len(old):], item.en, item.zh, item.suggestions),
+                   problem.keyword, problem.blocking)
+
+
+def _choice_key(problem: Problem, at: str = "/play/choices/") -> bool:
+    """An unknown key of the play's own choices: the move decides which keys it asks for, so
+    the play program, not the shape, suggests the right ones (play.play_response)."""
+    path = problem.item.path
+    return problem.keyword == "additionalProperties" and path.startswith(at) and (
+        "/" not in path[len(at):])
+
+
+def read_play(state: TableState, play: Any) -> dict[str, Any]:
+    """The play of a request checked against the one schema and the table: its card resolves,
+    its player sits at the table, its choices name cards and players that exist. Errors are at
+    /play/...; the play is returned as given. An unknown key of its choices is left to the
+    caller (see _choice_key)."""
+    found = [_under(p, "", "/play") for p in schema.problems("Play", play)]
+    bad = [p.item for p in found if not _choice_key(p)]
+    if bad:
+        raise InputError(bad)
+    game = catalog_for(state.edition, state.expansions)
+    names = [p.name for p in state.players]
+    errors: list[ErrorItem] = []
+    kind = play.get("kind") or "play"
+    if kind in ("play", "surprise"):
+        try:
+            card_id(game, play.get("card"), "/play/card")
+        except InputError as err:
+            errors += err.items
+    player = play.get("player")
+    if player is not None and player not in names:
+        errors.append(table_item("/play/player", "no_such_player", names, name=player))
+    choices = {k: v for k, v in (play.get("choices") or {}).items()
+               if k in schema.CHOICE_KEYS}
+    try:
+        normalize_choices(choices, game, names, "/play/choices")
+    except InputError as err:
+        errors += err.items
+    if errors:
+        raise InputError(errors)
+    return play

@@ -115,7 +115,12 @@ class _Walk:
         return found
 
     def _visit(self, node: Any, place: str, found: dict[str, set[str]], skip: Any,
-               path: tuple[int, ...]) -> None:
+               path: tuple[int, ...], owners: tuple[str, ...] = ()) -> None:
+        ref = node.get("$ref", "") if isinstance(node, dict) else ""
+        if "/$defs/" in ref and ref.split("/$defs/")[0] in owners:
+            return  # a deeper level of a schema being visited (a chain that bounds nesting)
+        if ref:
+            owners = (*owners, ref.split("/$defs/")[0])
         node = self.resolve(node)
         if not isinstance(node, dict) or id(node) in path or (path and node == skip):
             return
@@ -124,15 +129,16 @@ class _Walk:
         if props:
             found.setdefault(place, set()).update(set(props) | set(node.get("required") or []))
         for name, sub in props.items():
-            self._visit(sub, f"{place}.{name}", found, skip, path)
+            self._visit(sub, f"{place}.{name}", found, skip, path, owners)
         for key in ("oneOf", "anyOf", "allOf"):
             for sub in node.get(key) or []:
-                self._visit(sub, place, found, skip, path)
+                self._visit(sub, place, found, skip, path, owners)
         for sub in [node.get("items"), *(node.get("prefixItems") or [])]:
             if isinstance(sub, dict):
-                self._visit(sub, f"{place}[]", found, skip, path)
+                self._visit(sub, f"{place}[]", found, skip, path, owners)
         if isinstance(node.get("additionalProperties"), dict):
-            self._visit(node["additionalProperties"], f"{place}{{}}", found, skip, path)
+            self._visit(node["additionalProperties"], f"{place}{{}}", found, skip, path,
+                        owners)
 
 
 def _schema_objects(spec: dict[str, Any]) -> dict[str, set[str]]:

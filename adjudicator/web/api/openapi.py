@@ -15,34 +15,23 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from ... import __version__
-from ...cards.catalog import EDITIONS, EXPANSIONS
-from ...table.reader import MAX_COUNT, MAX_ITEMS, MAX_NAME, MAX_PLAYERS, MIN_PLAYERS
+from ...table.schema import SCHEMAS as REQUEST_SCHEMAS
+from ...table.schema import ref as _ref
 
 JSON = "application/json"
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _array(items: dict[str, Any], max_items: int = MAX_ITEMS) -> dict[str, Any]:
-    return {"type": "array", "items": items, "maxItems": max_items}
-
-
-COUNT = {"type": "integer", "minimum": 0, "maximum": MAX_COUNT}
-CARD_NAME = {"type": "string", "description": "a card's id, English or Chinese name",
-             "examples": ["Draw 2", "draw_2", "抓2张牌"]}
-CARDS = _array(CARD_NAME)
 TEXT = _ref("Text")
 
+# The request bodies' schemas are the validator's own objects (adjudicator/table/schema.py), published
+# as they are; the answers' schemas follow.
 SCHEMAS: dict[str, Any] = {
+    **REQUEST_SCHEMAS,
     "Text": {
         "type": "object", "description": "the same words in English and Chinese",
         "properties": {"en": {"type": ["string", "null"]}, "zh": {"type": ["string", "null"]}},
     },
     "Error": {
         "type": "object",
-        "description": "every error answer (CONTRACT.md, \"Errors\")",
+        "description": "every error answer (docs/FORMATS.md, \"Errors\")",
         "required": ["ok", "errors"],
         "properties": {
             "ok": {"const": False},
@@ -64,50 +53,6 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"id": {"type": "string", "examples": ["faq:002-01", "rulebook:limits"]},
                        "kind": {"type": "string"}, "url": {"type": "string"}},
     },
-    "Player": {
-        "type": "object", "required": ["name"],
-        "properties": {
-            "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-            "hand": CARDS,
-            "hand_size": COUNT,
-            "keepers": CARDS,
-            "creepers": CARDS,
-            "claimed_goals": dict(CARDS, description=(
-                "Keep Going (Math Fluxx, rulebook keep-going): the Goals this player has claimed, "
-                "in front of them and not on the table; optional, default empty, written only "
-                "when not empty")),
-        },
-    },
-    "Turn": {
-        "type": "object",
-        "properties": {"hand_at_start": COUNT, "drawn": COUNT, "played": COUNT},
-    },
-    "PendingPlay": {
-        "type": "object", "required": ["player", "card"],
-        "properties": {"player": {"type": "string"}, "card": CARD_NAME,
-                       "choices": {"type": "object",
-                                   "description": "the choices given with this play or Surprise "
-                                                  "(docs/PLAYS.md, choice keys): the first "
-                                                  "link's are used when the chain is closed"}},
-    },
-    "TableState": {
-        "type": "object",
-        "description": "a table state (CONTRACT.md, \"Table state\")",
-        "required": ["players", "active"],
-        "properties": {
-            "edition": {"enum": list(EDITIONS), "default": "fluxx"},
-            "expansions": _array({"enum": list(EXPANSIONS)}),
-            "players": {"type": "array", "items": _ref("Player"),
-                        "minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS},
-            "active": {"type": "string", "description": "the name of the player whose turn it is"},
-            "rules": CARDS,
-            "goals": CARDS,
-            "turn": _ref("Turn"),
-            "draw_pile": {"oneOf": [COUNT, CARDS]},
-            "discard_pile": CARDS,
-            "pending": _array(_ref("PendingPlay")),
-        },
-    },
     "Finding": {
         "type": "object", "required": ["about", "text", "sources"],
         "properties": {"about": {"type": "string"}, "key": {"type": "string"}, "text": TEXT,
@@ -123,7 +68,7 @@ SCHEMAS: dict[str, Any] = {
     },
     "Ruling": {
         "type": "object",
-        "description": "a ruling (CONTRACT.md, \"Ruling\")",
+        "description": "a ruling (docs/FORMATS.md, \"Ruling\")",
         "required": ["ok", "winner", "tied", "turn", "limits", "discards", "legal_moves",
                      "findings"],
         "properties": {
@@ -160,20 +105,9 @@ SCHEMAS: dict[str, Any] = {
                        "errors": {"type": "array", "items": _ref("ErrorItem")},
                        "engine": {"type": "object"}},
     },
-    "PlayRequest": {
-        "type": "object", "required": ["state", "play"],
-        "properties": {
-            "state": _ref("TableState"),
-            "play": {"type": "object", "required": ["card"],
-                     "properties": {"card": CARD_NAME, "player": {"type": "string"},
-                                    "choices": {"type": "object"},
-                                    "seed": {"type": "integer",
-                                             "description": "fixes the random choices"}}},
-        },
-    },
     "PlayAnswer": {
         "type": "object",
-        "description": "the outcomes of a play (CONTRACT.md, \"Playing a card\")",
+        "description": "the outcomes of a play (docs/FORMATS.md, \"Playing a card\")",
         "required": ["ok", "legal"],
         "properties": {
             "ok": {"type": "boolean"},

@@ -1,8 +1,9 @@
 """Blueprint play_api: `POST /api/play` (docs/FORMATS.md, "Playing a card").
 
 Request `{"state": {...}, "play": {"card": ..., "player": ..., "choices": {...}, "seed": 7}}`;
-the answer is `adjudicator.referee.moves.play_response`. Errors in the state are reported under
-/state.
+the answer is `adjudicator.referee.moves.play_response`. The body is checked as a whole against
+the one schema (adjudicator/table/schema.py) before anything else: every error is under /state or
+/play.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from ...errors import ErrorItem, InputError, error
 from ...referee.moves import play_response
-from ...table.reader import parse_state
+from ...table.reader import read_play_request
 from .ruling import json_body
 
 bp = Blueprint("play_api", __name__)
@@ -21,15 +21,5 @@ bp = Blueprint("play_api", __name__)
 
 @bp.post("/api/play")
 def play() -> Any:
-    body = json_body()
-    if not isinstance(body, dict) or "state" not in body:
-        raise InputError(error("/state", "play_body_shape"))
-    try:
-        state = parse_state(body["state"])
-    except InputError as err:
-        raise InputError([ErrorItem("/state" + i.path, i.en, i.zh, i.suggestions)
-                          for i in err.items], status=err.status) from None
-    request_play = body.get("play")
-    if not isinstance(request_play, dict):
-        raise InputError(error("/play", "play_missing"))
+    state, request_play = read_play_request(json_body())
     return jsonify(play_response(state, request_play))
