@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .messages import pair
+from .messages import pair, table_text
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,13 @@ def error(path: str, key: str, suggestions: list[str] | None = None, /,
     placeholders filled in from `fields` (messages.pair)."""
     text = pair("errors", key, **fields)
     return ErrorItem(path, text["en"], text["zh"], [] if suggestions is None else suggestions)
+
+
+def table_item(path: str, key: str, suggestions: list[str] | None = None,
+               **params: Any) -> ErrorItem:
+    """The contract's error item for `key` (messages/table.yaml) at the JSON pointer `path`."""
+    en, zh = table_text(key, **params)
+    return ErrorItem(path, en, zh, list(dict.fromkeys(suggestions or [])))
 
 
 class InputError(Exception):

@@ -19,8 +19,6 @@ from typing import Any
 
 import yaml
 
-from ..errors import ErrorItem
-
 LANGS = ("en", "zh")
 _DIR = Path(__file__).resolve().parent
 _FILE = _DIR / "findings.yaml"
@@ -143,9 +141,3 @@ def table_text(key: str, **params: Any) -> tuple[str, str]:
         out.append(entry[lang].format(**values))
     return out[0], out[1]
 
-
-def table_item(path: str, key: str, suggestions: list[str] | None = None,
-               **params: Any) -> ErrorItem:
-    """The contract's error item for the message `key` at the JSON pointer `path`."""
-    en, zh = table_text(key, **params)
-    return ErrorItem(path, en, zh, list(dict.fromkeys(suggestions or [])))

@@ -18,8 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards.catalog import Catalog
-from ..errors import ErrorItem, InputError, pointer
-from ..messages import table_item
+from ..errors import ErrorItem, InputError, pointer, table_item
 from .schema import (  # noqa: F401  (the choice keys, for this module's callers)
     CARD_KEYS,
     CARD_LIST_KEYS,

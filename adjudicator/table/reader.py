@@ -1,8 +1,8 @@
 """Reads a table state (docs/FORMATS.md, "Table state") into a validated `TableState`.
 
 `load_state_text` parses JSON or YAML; `parse_state` checks the state against the one schema
-(adjudicator/table/schema.py: the shape, every bound), resolves every card name to its catalog id and
-refuses impossible tables; `read_play_request` and `read_play` do the same for a play request.
+(adjudicator/table/schema.py: the shape, every bound), resolves every card name to its catalog id
+and refuses impossible tables; `read_play_request` and `read_play` do the same for a play request.
 All problems are collected and raised as one `InputError`, each naming its field by JSON
 pointer, in English and Chinese (adjudicator/messages/table.yaml), with suggestions, and all of
 it happens before any fact is written. Nothing here decides a game rule: the checks of meaning
@@ -19,8 +19,8 @@ from typing import Any
 import yaml
 
 from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for
-from ..errors import ErrorItem, InputError, pointer
-from ..messages import table_item, table_messages, table_term, table_text
+from ..errors import ErrorItem, InputError, pointer, table_item
+from ..messages import table_messages, table_term, table_text
 from . import schema
 from .choices import EXTRA_TURNS, SUB_HANDS, card_id, normalize_choices
 from .schema import (  # noqa: F401  (the bounds, for the reader's callers)

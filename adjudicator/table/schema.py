@@ -33,8 +33,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from ..cards.catalog import EDITIONS, EXPANSIONS
-from ..errors import ErrorItem, pointer
-from ..messages import LANGS, table_item, table_messages, table_term
+from ..errors import ErrorItem, pointer, table_item
+from ..messages import LANGS, table_messages, table_term
 
 MAX_ITEMS = 500  # longest list (and most fields of an object) accepted anywhere in the input
 MAX_DEPTH = 32  # deepest nesting accepted anywhere in the input

@@ -21,8 +21,8 @@ from ...table.schema import ref as _ref
 JSON = "application/json"
 TEXT = _ref("Text")
 
-# The request bodies' schemas are the validator's own objects (adjudicator/table/schema.py), published
-# as they are; the answers' schemas follow.
+# The request bodies' schemas are the validator's own objects (adjudicator/table/schema.py),
+# published as they are; the answers' schemas follow.
 SCHEMAS: dict[str, Any] = {
     **REQUEST_SCHEMAS,
     "Text": {
