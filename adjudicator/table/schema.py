@@ -177,7 +177,7 @@ SCHEMAS: dict[str, Any] = {
               "items": ref("Value"), "additionalProperties": ref("Value")},
     "TableState": {
         "type": "object",
-        "description": "a table state (CONTRACT.md, \"Table state\"; extension fields in "
+        "description": "a table state (docs/FORMATS.md, \"Table state\"; extension fields in "
                        "docs/PLAYS.md); other top-level fields are kept as given",
         "required": ["players", "active"],
         "properties": {

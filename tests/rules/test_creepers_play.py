@@ -1,8 +1,9 @@
 """The Creepers' and Surprises' part of a move (rules_asp/moves/creeper_moves.lp and
 surprise_moves.lp).
 
-Moves run through adjudicator.referee.moves with the play program of the plays engineer plus these
-two files (added here when moves.PLAY_FILES does not list them yet).
+Moves run through adjudicator.referee.moves with the core move program
+(rules_asp/hubs/moves_core.lp) plus these two files (added here when moves.PLAY_FILES does not
+list them yet).
 """
 
 from __future__ import annotations
