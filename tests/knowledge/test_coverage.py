@@ -61,7 +61,7 @@ def test_adjudicated_means_cited_by_a_scenario_file(report: coverage.Coverage) -
         assert (entry.status == "adjudicated") == bool(refs), entry.id
 
 
-def test_issue_5_chain_entries_adjudicated(report: coverage.Coverage) -> None:
+def test_the_faq_chain_entries_are_adjudicated(report: coverage.Coverage) -> None:
     """The FAQ's chain cases (A, B, A, B ... and a third player) are encoded."""
     by_id = {e.id: e for e in report.entries}
     for entry_id in ("002-54", "002-62", "002-43", "002-70", "002-72", "002-01"):
