@@ -16,21 +16,20 @@ from collections.abc import Sequence
 
 from ..errors import InputError
 
-SUBCOMMAND_MODULES = ("serve", "faq", "build_store", "rule", "play", "simulate")
 # The exit status of a command whose reader went away: what a shell reports for a process
 # ended by SIGPIPE (128 + 13), as `cat` or `yes` piped into `head` end.
 EXIT_BROKEN_PIPE = 128 + 13
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from importlib import import_module
+    from . import build_store, faq, play, rule, serve, simulate
 
     parser = argparse.ArgumentParser(
         prog="fluxx-adjudicator", description="A rules referee for the card game Fluxx."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in SUBCOMMAND_MODULES:
-        import_module(f"{__name__}.{name}").add_parser(sub)
+    for module in (serve, faq, build_store, rule, play, simulate):
+        module.add_parser(sub)
     return parser
 
 

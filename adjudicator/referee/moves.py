@@ -145,8 +145,8 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     ctl = clingo.Control(options)
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them); the rules
     # that cannot fire with these facts are left out (relevance.py)
-    # forwards only: a play's facts are a new table about half of the time, and the backward
-    # analysis cost more than it saved there (bench/README.md, 2026-11-30)
+    # forwards only: a play's facts are often a new table, where the backward analysis costs
+    # more than it saves (bench/HISTORY.md)
     grounding = solve.plan(_statements(game), [facts], backwards=False)
     solve.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
@@ -162,8 +162,8 @@ def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[
     started = time.perf_counter()
     ctl = clingo.Control(["--enum-mode=brave", "--warn=none"])
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
-    # forwards only: a play's facts are a new table about half of the time, and the backward
-    # analysis cost more than it saved there (bench/README.md, 2026-11-30)
+    # forwards only: a play's facts are often a new table, where the backward analysis costs
+    # more than it saves (bench/HISTORY.md)
     grounding = solve.plan(_statements(game), [facts], backwards=False)
     solve.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ErrorItem, InputError, error
+from .responses import error_response
 
-BLUEPRINT_MODULES = ("api.knowledge", "pages.knowledge", "api.ruling", "pages.table",
-                     "pages.coverage", "api.openapi", "api.play")
 # the messages (messages/errors.yaml) of the HTTP errors the app words itself
 HTTP_MESSAGES = {404: "http_not_found", 405: "http_method_not_allowed", 413: "http_too_large"}
 
@@ -44,27 +43,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     return app
 
 
-def wants_json() -> bool:
-    if request.path.startswith("/api/") or request.args.get("format") == "json":
-        return True
-    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    return best == "application/json"
-
-
-def error_response(err: InputError):
-    if wants_json():
-        return jsonify(err.to_json()), err.status
-    try:
-        return render_template("error.html", error=err.to_json(), status=err.status), err.status
-    except Exception:  # the error page itself must never fail into a 500
-        return jsonify(err.to_json()), err.status
-
-
 def register(app: Flask) -> None:
-    from importlib import import_module
+    from .api import knowledge as knowledge_api
+    from .api import openapi, play, ruling
+    from .pages import coverage, table
+    from .pages import knowledge as knowledge_pages
 
-    for name in BLUEPRINT_MODULES:
-        module = import_module(f"{__name__}.{name}")
+    # in this order: a page's route and an API route never overlap, but the order is kept stable
+    for module in (knowledge_api, knowledge_pages, ruling, table, coverage, openapi, play):
         app.register_blueprint(module.bp)
 
     @app.errorhandler(InputError)

@@ -38,14 +38,14 @@ from ..terms import Term, handle, parse, symbol_text
 from .relevance import symbolic_atoms
 
 MAX_BATCH = 16
-# Groundings at once per process. 1: with 2, a second caller started grounding the few tables
-# that came in meanwhile, batches shrank and the CPU per ruling rose by half (bench/README.md).
+# Groundings at once per process. 1: with 2, a second caller starts grounding the few tables
+# that came in meanwhile, so batches shrink and each table costs more (bench/HISTORY.md).
 MAX_RUNNING = 1
 # Group commit: a caller free to ground first waits, at most LINGER seconds, until as many tables
 # are queued as the last batch ruled plus those that queued while it ran (`_expect`). Under steady
 # load those callers come back as soon as they have their answers, so batches keep their size;
-# without the wait, the first to come back was ruled alone and the rest split in two smaller
-# batches (at 8 clients: batches of 1 to 3, 2 the most; with it, 4 the most). A caller that
+# without the wait, the first to come back is ruled alone and the rest split in two smaller
+# batches. A caller that
 # expects only itself (a quiet server) never waits. FLUXX_LINGER=0 turns it off (for comparing).
 LINGER_DEFAULT = 0.004
 

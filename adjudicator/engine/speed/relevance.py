@@ -286,8 +286,8 @@ class Relevance:
     def __init__(self, statements: Sequence[ast.AST], backwards: bool = True) -> None:
         self.enabled = True
         # whether to leave out also what nothing reads (unread rules, facts, #show): it pays
-        # where answers are reused (a ruling's program); a play's outcomes are new tables half
-        # of the time, and there the longer analysis cost more than it saved (bench/README.md)
+        # where answers are reused (a ruling's program); a play's outcomes are often new tables,
+        # where the longer analysis costs more than it saves (bench/HISTORY.md)
         self.backwards = backwards
         self._consts: set[str] = set()
         for s in statements:

@@ -16,6 +16,7 @@ from flask import Blueprint, jsonify, render_template, request
 from ...errors import InputError, error
 from ...knowledge import coverage
 from ...messages import catalog
+from ..responses import wants_json
 
 bp = Blueprint("coverage", __name__)
 
@@ -48,7 +49,7 @@ def coverage_api():
 @bp.get("/faq/coverage")
 def coverage_page():
     status = _status_filter()
-    if _wants_json():
+    if wants_json():
         return jsonify(report_json(status))
     report = coverage.current()
     groups = [(s, report.by_status(s)) for s in coverage.STATUSES
@@ -60,9 +61,3 @@ def coverage_page():
         text=TEXT, topic_names=coverage.topic_names(), json_url=json_url,
     )
 
-
-def _wants_json() -> bool:
-    if request.args.get("format") == "json":
-        return True
-    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    return best == "application/json"

@@ -17,8 +17,8 @@ from werkzeug.routing import BuildError
 
 from ...errors import InputError, error
 from ...knowledge import queries
+from ..responses import wants_json
 from .referee import store
-from .table import wants_json
 
 bp = Blueprint("knowledge_pages", __name__)
 

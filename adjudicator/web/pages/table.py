@@ -38,6 +38,7 @@ from ...i18n import (
     t,
     valid_lang,
 )
+from ..responses import error_response, wants_json
 from . import referee
 from .forms import decode_state, encode_state, form_from_state, state_from_form
 
@@ -137,7 +138,6 @@ def _input_error(err: InputError):
     if is_htmx() and not wants_json():
         return render_template("partials/errors.html", error=err.to_json(),
                                error_state=None), err.status
-    from .. import error_response
 
     return error_response(err)
 
@@ -163,13 +163,6 @@ def lang_url(code: str) -> str:
     args = request.args.to_dict(flat=False)
     args["lang"] = [code]
     return request.path + "?" + urlencode(args, doseq=True)
-
-
-def wants_json() -> bool:
-    if request.args.get("format") == "json":
-        return True
-    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    return best == "application/json"
 
 
 def is_htmx() -> bool:
