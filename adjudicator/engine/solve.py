@@ -57,8 +57,8 @@ DEFAULT_TIME_LIMIT_S = 10.0
 class TimeLimitError(InputError):
     """The engine hit its time limit: a 400 in the contract's error shape, CLI exit 2."""
 
-    def __init__(self, limit_s: float) -> None:
-        super().__init__(error("", "time_limit", limit=f"{limit_s:g}"))
+    def __init__(self, limit_s: float, path: str = "") -> None:
+        super().__init__(error(path, "time_limit", limit=f"{limit_s:g}"))
         self.limit_s = limit_s
 
 

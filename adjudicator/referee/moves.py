@@ -48,7 +48,7 @@ from ..table.choices import (
     sub_hands,
     unknown_choice_key,
 )
-from ..table.reader import UNKNOWN_CARD, read_play
+from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
 from ..table.schema import MOVE_KINDS
 from ..table.state import PendingPlay, Player, TableState, Turn
 from .render import Atoms, Context, cites_of, findings_of
@@ -428,15 +428,19 @@ def _open_choices(ctx: Context, symbols: list[Term]) -> list[dict[str, Any]]:
 
 
 # ---- the move ----------------------------------------------------------------------------------
-def _check_choice_keys(state: TableState, game: Catalog, action: dict[str, Any],
-                       choices: dict[str, Any], seed: int | None) -> None:
-    """An unknown choice key is an input error that suggests the keys this move asks for."""
-    bad = [k for k in choices if k not in CHOICE_KEYS]
-    if not bad:
-        return
-    known = {k: v for k, v in choices.items() if k in CHOICE_KEYS}
+def _with_asked_keys(state: TableState, game: Catalog, play: dict[str, Any],
+                     err: UnknownChoiceKeys) -> InputError:
+    """read_play refused the play for unknown choice keys alone: the error, suggesting the keys
+    this move asks for (which only the rules program knows) before close spellings."""
+    known = {k: v for k, v in (play.get("choices") or {}).items() if k not in err.keys}
+    kind = play.get("kind") or "play"
+    action = {"kind": kind, "player": play.get("player") or state.active}
+    if kind in ("play", "surprise"):
+        action["card"] = play.get("card")
+    seed = None if play.get("seed") is None else int(play["seed"])
     asked = _asked_keys(state, game, action, known, seed)
-    raise InputError([unknown_choice_key(k, pointer("play", "choices", k), asked) for k in bad])
+    return InputError([unknown_choice_key(k, pointer("play", "choices", k), asked)
+                       for k in err.keys])
 
 
 def _asked_keys(state: TableState, game: Catalog, action: dict[str, Any],
@@ -488,7 +492,6 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         known = game.resolve(card) if isinstance(card, str) else None
         if known is not None and known.type == "promo":
             return _unknown_effect(state, game, known.id)
-    _check_choice_keys(state, game, action, choices, seed)
     choices = chain_choices(state, game, action, choices)
     if keep is None:
         keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
@@ -609,9 +612,7 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     """A play or the closing of the chain (`resolve`), and the sub-hand it sets aside played out
     in the order `choices["order"]` gives."""
     game = catalog_for(state.edition, state.expansions)
-    given = dict(choices or {})
-    _check_choice_keys(state, game, action, given, seed)
-    choices = dict(chain_choices(state, game, action, given))
+    choices = dict(chain_choices(state, game, action, dict(choices or {})))
     # a link that waits in the chain keeps every choice given with it, `order` and `then` too
     keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
     order = list(choices.pop("order", []) or [])
@@ -648,8 +649,20 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
 
 def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     """The contract's response to `{"state": ..., "play": {...}}` (state already parsed); the
-    play is checked (table.reader.read_play) before any fact is written."""
-    play = read_play(state, play)
+    play is checked (table.reader.read_play) before any fact is written. Every error of the
+    move, the time limit's included, is at /play."""
+    try:
+        play = read_play(state, play)
+    except UnknownChoiceKeys as err:
+        raise _with_asked_keys(state, catalog_for(state.edition, state.expansions), play,
+                               err) from None
+    try:
+        return _respond(state, play)
+    except solve.TimeLimitError as err:
+        raise solve.TimeLimitError(err.limit_s, "/play") from None
+
+
+def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     choices = play.get("choices") or {}
     seed = None if play.get("seed") is None else int(play["seed"])
     kind = play.get("kind") or "play"

@@ -22,7 +22,7 @@ from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_f
 from ..errors import ErrorItem, InputError, pointer, table_item
 from ..messages import table_messages, table_term, table_text
 from . import schema
-from .choices import EXTRA_TURNS, SUB_HANDS, card_id, normalize_choices
+from .choices import EXTRA_TURNS, SUB_HANDS, card_id, normalize_choices, unknown_choice_key
 from .schema import (  # noqa: F401  (the bounds, for the reader's callers)
     MAX_COUNT,
     MAX_DEPTH,
@@ -563,18 +563,28 @@ def _under(problem: Problem, old: str, new: str) -> Problem:
 
 
 def _choice_key(problem: Problem, at: str = "/play/choices/") -> bool:
-    """An unknown key of the play's own choices: the move decides which keys it asks for, so
-    the play program, not the shape, suggests the right ones (play.play_response)."""
+    """An unknown key of the play's own choices: read_play refuses it after the other checks,
+    so that the move's caller can add the keys that move asks for (UnknownChoiceKeys)."""
     path = problem.item.path
     return problem.keyword == "additionalProperties" and path.startswith(at) and (
         "/" not in path[len(at):])
 
 
+class UnknownChoiceKeys(InputError):
+    """A play whose only fault is choice keys that no move takes (`keys`). Its items suggest
+    close spellings; the move code may add the keys the move asks for, which only the rules
+    program knows (referee/moves.py)."""
+
+    def __init__(self, keys: list[str]) -> None:
+        super().__init__([unknown_choice_key(k, pointer("play", "choices", k)) for k in keys])
+        self.keys = keys
+
+
 def read_play(state: TableState, play: Any) -> dict[str, Any]:
     """The play of a request checked against the one schema and the table: its card resolves,
-    its player sits at the table, its choices name cards and players that exist. Errors are at
-    /play/...; the play is returned as given. An unknown key of its choices is left to the
-    caller (see _choice_key)."""
+    its player sits at the table, its choices name cards and players that exist and take only
+    known keys. Errors are at /play/...; the play is returned as given. Raises
+    UnknownChoiceKeys when unknown choice keys are its only fault."""
     found = [_under(p, "", "/play") for p in schema.problems("Play", play)]
     bad = [p.item for p in found if not _choice_key(p)]
     if bad:
@@ -591,12 +601,15 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
     player = play.get("player")
     if player is not None and player not in names:
         errors.append(table_item("/play/player", "no_such_player", names, name=player))
-    choices = {k: v for k, v in (play.get("choices") or {}).items()
-               if k in schema.CHOICE_KEYS}
+    given = play.get("choices") or {}
+    choices = {k: v for k, v in given.items() if k in schema.CHOICE_KEYS}
     try:
         normalize_choices(choices, game, names, "/play/choices")
     except InputError as err:
         errors += err.items
+    unknown = [k for k in given if k not in schema.CHOICE_KEYS]
     if errors:
-        raise InputError(errors)
+        raise InputError(errors + UnknownChoiceKeys(unknown).items)
+    if unknown:
+        raise UnknownChoiceKeys(unknown)
     return play

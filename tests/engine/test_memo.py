@@ -3,6 +3,12 @@ symbol handles (terms.handle)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import clingo
 
 from adjudicator.engine import terms
@@ -60,3 +66,34 @@ def test_finding_texts_are_kept_per_game_and_players(monkeypatch) -> None:
     monkeypatch.setattr(render, "_FINDING_TEXTS", Memo(1 << 10))  # rendered afresh: alike
     fresh = ruling_for(parse_state(_discarding_table(("Ann", "Bo"))))
     assert fresh["findings"] == again["findings"] and fresh["not_yet"] == again["not_yet"]
+
+
+def test_memos_off_store_nothing(monkeypatch) -> None:
+    monkeypatch.setenv("FLUXX_MEMO", "0")
+    off: Memo[str, int] = Memo(3)
+    assert off.keep("a", 1) == 1 and dict(off) == {}
+    kept: Memo[str, int] = Memo(3, switchable=False)  # relevance's answers: FLUXX_PRUNE's
+    assert kept.keep("a", 1) == 1 and dict(kept) == {"a": 1}
+
+
+def test_a_ruling_with_memos_off_is_the_same_ruling() -> None:
+    """FLUXX_MEMO=0 changes nothing but the time: the same table ruled in a process without
+    memos, twice (the second time where a memo would have been used), gives this process's
+    ruling."""
+    from adjudicator.referee.ruling import ruling_for
+    from adjudicator.table.reader import parse_state
+
+    table = _discarding_table(("Ann", "Bo"))
+    code = ("import json, sys\nfrom adjudicator.referee.ruling import ruling_for\n"
+            "from adjudicator.table.reader import parse_state\n"
+            "from adjudicator.referee import render\n"
+            "t = json.loads(sys.argv[1])\nruling_for(parse_state(t))\n"
+            "r = ruling_for(parse_state(t))\nassert not render._FINDING_TEXTS\n"
+            "r.pop('engine', None)\nprint(json.dumps(r, sort_keys=True))\n")
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(table)], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "FLUXX_MEMO": "0"},
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    here = ruling_for(parse_state(table))
+    here.pop("engine", None)
+    assert json.loads(done.stdout) == json.loads(json.dumps(here, sort_keys=True))

@@ -342,7 +342,7 @@ def test_api_play_past_the_time_limit_is_a_400_in_the_contract_shape(
     body = res.get_json()
     assert body["ok"] is False
     [err] = body["errors"]
-    assert set(err) >= {"path", "message", "suggestions"} and err["path"] == ""
+    assert set(err) >= {"path", "message", "suggestions"} and err["path"] == "/play"
     assert "time limit" in err["message"]["en"] and "时限" in err["message"]["zh"]
 
 

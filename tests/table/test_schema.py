@@ -275,3 +275,21 @@ def test_the_compiled_validator_and_the_library_agree(data: Any) -> None:
     for candidate in (data, {**STATE, "turn": data}, {**STATE, "sub_hands": [data]},
                       {**STATE, "players": [data, STATE["players"][1]]}):
         assert fast.is_valid(candidate) == slow.is_valid(candidate), candidate
+
+
+def test_a_play_with_an_unknown_choice_key_is_refused_before_any_fact(monkeypatch) -> None:
+    """read_play refuses it with close spellings; the move code only adds the keys the move
+    asks for. No fact is written for the refusal (facts.state_facts is never called)."""
+    from adjudicator.table.reader import UnknownChoiceKeys, read_play
+
+    monkeypatch.setattr(facts, "state_facts", lambda *a, **k: pytest.fail("facts written"))
+    table = parse_state(state())
+    with pytest.raises(UnknownChoiceKeys) as info:
+        read_play(table, {"card": "Milk", "choices": {"oponent": "Bo"}})
+    assert info.value.keys == ["oponent"]
+    [item] = info.value.items
+    assert item.path == "/play/choices/oponent" and item.suggestions == ["opponent"]
+    with pytest.raises(InputError) as both:  # beside another error: refused together, plainly
+        read_play(table, {"card": "Milkk", "choices": {"oponent": "Bo"}})
+    assert not isinstance(both.value, UnknownChoiceKeys)
+    assert [i.path for i in both.value.items] == ["/play/card", "/play/choices/oponent"]

@@ -303,7 +303,8 @@ class Relevance:
         self.rules: dict[int, tuple[_Atom, ...]] = {}
         self._lock = threading.Lock()
         # the statements kept, one tuple per set left out: answers alike share one plan
-        self._kept: Memo[tuple[frozenset[int], ...], tuple[ast.AST, ...]] = Memo(TRACES)
+        self._kept: Memo[tuple[frozenset[int], ...], tuple[ast.AST, ...]] = Memo(
+            TRACES, switchable=False)  # FLUXX_PRUNE switches this one
         self._answers: dict[int, _Answers] = {}  # by the number of texts
         self._unread: dict[frozenset[int], tuple[
             set[int], set[Signature] | None,
