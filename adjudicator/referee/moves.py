@@ -241,10 +241,14 @@ def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> lis
     if kind not in MOVE_KINDS:
         raise InputError(error("/play/kind", "unknown_move", list(MOVE_KINDS), kind=kind))
     seat = _seat_of(state, action.get("player") or state.active, "/play/player")
+    if kind == "play" and action.get("card") is None:  # which card: the answer says
+        return [f"do_play_unnamed({seat})."]
     if kind == "play":
         return [f"do_play({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
     if kind == "surprise":  # a Surprise answering the open chain, out of turn (surprise_moves.lp)
         return [f"do_answer({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
+    if kind == "free_action":  # a rule's or a Creeper's free action (free_action_moves.lp)
+        return [f"do_free_action({seat},{term(_card(game, action.get('card'), '/play/card'))})."]
     return [{"play_random": "do_play_random({})", "draw": "do_draw({})",
              "discard": "do_discard({})", "end_turn": "do_end_turn({})",
              "resolve": "do_resolve({})"}[kind].format(seat) + "."]
@@ -507,6 +511,12 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         cites = cites_of(first, ctx)
         return PlayResult(legal=False, reasons=[f for f in findings_of(first, ctx, cites)
                                                 if f["key"] in {k.name for k, _ in illegal}])
+    named = first.args("card_to_name", 1)
+    if action.get("kind", "play") == "play" and action.get("card") is None:
+        # a card of a hand the table does not show: the table names it (the cards it may be)
+        return PlayResult(legal=True, open_choices=[{
+            "key": "card", "kind": "name",
+            "options": sorted(_card_of(c) for (c,) in named)}])
     outcomes: list[Outcome] = []
     seen: set[str] = set()
     for symbols in models:
@@ -600,7 +610,7 @@ def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
 
 
 # ---- whole plays: a card and everything it makes the player play -------------------------------
-def play_card(state: TableState, card: str, player: str | None = None,
+def play_card(state: TableState, card: str | None, player: str | None = None,
               choices: dict[str, Any] | None = None, seed: int | None = None) -> PlayResult:
     """Plays `card`; with `choices["order"]` also plays out the sub-hand it sets aside."""
     action = {"kind": "play", "card": card, "player": player or state.active}
@@ -667,7 +677,7 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     seed = None if play.get("seed") is None else int(play["seed"])
     kind = play.get("kind") or "play"
     if kind == "play":
-        return play_card(state, play["card"], play.get("player"), choices, seed).to_json()
+        return play_card(state, play.get("card"), play.get("player"), choices, seed).to_json()
     if kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
         action = {"kind": kind, "player": play.get("player") or state.active}
         return _play_through(state, action, choices, seed).to_json()
@@ -678,33 +688,9 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
 
 # ---- legal actions ---------------------------------------------------------------------------
 def legal_actions(state: TableState, ruling: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The moves open now: the sub-hand being played out, else the ruling's legal moves."""
-    game = catalog_for(state.edition, state.expansions)
-    frames = _sub_hands(state, game)
-    if frames:
-        top = frames[-1]
-        return [{"kind": "play", "player": top["player"], "card": c} for c in top["cards"]]
-    ruling = ruling or ruling_for(state, game)
-    if not ruling.get("ok") or ruling.get("winner"):
+    """The moves open now, as the bodies `POST /api/play` takes: the `play` of each of the
+    ruling's legal moves (rules_asp/ruling/legal_moves.lp and the files that list moves)."""
+    ruling = ruling or ruling_for(state)
+    if not ruling.get("ok"):
         return []
-    out: list[dict[str, Any]] = []
-    for move in ruling.get("legal_moves", []):
-        kind = move.get("kind")
-        if kind in ("play", "surprise") and move.get("card"):
-            out.append({"kind": kind, "player": move["player"], "card": move["card"]})
-        elif kind == "resolve":
-            out.append({"kind": kind, "player": move["player"]})
-        elif kind in ("draw", "play_random", "end_turn"):
-            out.append({"kind": kind, "player": move["player"]})
-        elif kind == "discard" and move.get("claim"):  # Keep Going: the claim (legal_moves.lp)
-            out.append({"kind": "discard", "player": move["player"]})
-    owed = ruling.get("discards", [])
-    turn = ruling.get("turn", {})
-    turn_done = (turn.get("play", {}).get("remaining") == 0
-                 and turn.get("draw", {}).get("remaining") == 0)
-    for name in sorted({a["player"] for a in owed}):
-        if (name != state.active or turn_done) and {"kind": "discard", "player": name} not in out:
-            out.append({"kind": "discard", "player": name})
-    if owed:
-        out = [m for m in out if m["kind"] != "end_turn"]
-    return out
+    return [move["play"] for move in ruling.get("legal_moves", [])]

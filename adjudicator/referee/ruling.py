@@ -8,7 +8,6 @@ its sources resolved to ids, kinds and URLs. `ruling_for(state)` is the one entr
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 import clingo
@@ -146,15 +145,10 @@ def _move_rank(ctx: Context, active: int, move: dict[str, Any]) -> tuple[int, in
 
 
 def _legal_moves(atoms: Atoms, ctx: Context) -> list[dict[str, Any]]:
-    end_discards = defaultdict(list)
-    for s, z, k, w in atoms.args("must_discard", 4):
-        if w.name == "end_of_turn":
-            end_discards[ctx.player(s)].append({"zone": z.name, "count": k.number})
     moves = []
     for seat, kind, details in atoms.args("legal_move", 3):
         move = {"player": ctx.player(seat), "kind": kind.name, **_details(ctx, details)}
-        if kind.name == "end_turn":
-            move["discards"] = end_discards.get(move["player"], [])
+        move["play"] = play_of(move)
         moves.append(move)
     active = ctx.state.active_index
     return sorted(moves, key=lambda m: _move_rank(ctx, active, m))
@@ -162,14 +156,33 @@ def _legal_moves(atoms: Atoms, ctx: Context) -> list[dict[str, Any]]:
 
 def _not_yet(atoms: Atoms, ctx: Context, cites: dict) -> list[dict[str, Any]]:
     out = []
-    for seat, kind, details, reason in atoms.args("not_yet", 4):
-        args = list(reason.arguments) if reason.type == clingo.SymbolType.Function else []
-        key = reason.name
-        out.append({"player": ctx.player(seat), "kind": kind.name, **_details(ctx, details),
-                    "reason": ctx.text(key, args, str(reason)),
-                    "sources": cites.get((key, "()"), [])})
+    for seat, kind, details, key, args in atoms.args("not_yet", 5):
+        move = {"player": ctx.player(seat), "kind": kind.name, **_details(ctx, details)}
+        out.append({**move, "play": play_of(move), "reason_key": key.name,
+                    "reason": ctx.text(key.name, args_of(args), str(args)),
+                    "sources": cites.get((key.name, str(args)), [])})
     active = ctx.state.active_index
     return sorted(out, key=lambda m: _move_rank(ctx, active, m))
+
+
+# The choice keys a free action's details give (rules_asp/ruling/creepers.lp: War moves Peace to
+# a player, Death and the pair abilities discard a card) in the play object of that move.
+_FREE_ACTION_CHOICES = {"move": "keeper", "to": "opponent", "discard": "card"}
+
+
+def play_of(move: dict[str, Any]) -> dict[str, Any]:
+    """The exact body `POST /api/play` takes for a listed move (its `play`): kind and player,
+    the card of a play, a Surprise or a free action, and the choices a free action's details
+    fix. A play of a card the table does not show (`any`) names no card: the answer asks which."""
+    play: dict[str, Any] = {"kind": move["kind"], "player": move["player"]}
+    if move["kind"] in ("play", "surprise", "free_action") and move.get("card"):
+        play["card"] = move["card"]
+    if move["kind"] == "free_action":
+        choices = {key: move[name] for name, key in _FREE_ACTION_CHOICES.items()
+                   if move.get(name) is not None}
+        if choices:
+            play["choices"] = choices
+    return play
 
 
 def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:

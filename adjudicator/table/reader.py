@@ -593,7 +593,7 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
     names = [p.name for p in state.players]
     errors: list[ErrorItem] = []
     kind = play.get("kind") or "play"
-    if kind in ("play", "surprise"):
+    if kind in ("surprise", "free_action") or play.get("card") is not None:
         try:
             card_id(game, play.get("card"), "/play/card")
         except InputError as err:

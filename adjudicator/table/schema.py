@@ -58,7 +58,8 @@ DRIVER_KEYS = ("drawn", "order", "then")
 DIRECTIONS = ("clockwise", "counterclockwise")
 CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
                + DRIVER_KEYS)
-MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve")
+MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve",
+              "free_action")
 
 # A schema may name the message of a keyword's error (adjudicator/messages/table.yaml) where
 # the keyword's own message would say less, e.g. {"required": "player_name_missing"}.
@@ -216,7 +217,10 @@ SCHEMAS: dict[str, Any] = {
     "Play": {
         "type": "object", "additionalProperties": False,
         "properties": {
-            "card": {**ref("CardName"), "description": "the card to play (kind play, surprise)"},
+            "card": {**ref("CardName"),
+                     "description": "the card to play (kind play, surprise, free_action); a play "
+                                    "without one, from a hand the table does not show, is "
+                                    "answered with the cards it may be"},
             "player": {"anyOf": [ref("PlayerName"), {"type": "null"}],
                        "description": "default: the active player"},
             "kind": {"enum": list(MOVE_KINDS), "default": "play"},
@@ -224,8 +228,9 @@ SCHEMAS: dict[str, Any] = {
             "seed": {"type": ["integer", "null"], "minimum": -(2**63), "maximum": 2**63 - 1,
                      "description": "fixes the random choices"},
         },
-        # a play and a Surprise name their card; the other moves have none
-        "if": {"properties": {"kind": {"enum": ["play", "surprise"]}}},
+        # a Surprise and a free action name their card; a play may leave it to the answer
+        "if": {"properties": {"kind": {"enum": ["surprise", "free_action"]}},
+               "required": ["kind"]},
         "then": {"required": ["card"], MESSAGES: {"required": "play_card_missing"}},
     },
     "PlayRequest": {

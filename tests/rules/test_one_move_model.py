@@ -1,0 +1,119 @@
+"""One move model: the moves a ruling lists are exactly the moves a play accepts. For every
+scenario table (and the tables of simulated games, tests/rules/test_simulate.py), each entry of
+`legal_moves` has a `play` that `POST /api/play` accepts, and each `not_yet` entry's `play` is
+refused with the entry's own reason key (rules_asp/moves/legality.lp reads the ruling's lists).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from adjudicator.errors import InputError
+from adjudicator.referee.moves import play_response
+from adjudicator.referee.ruling import ruling_for
+from adjudicator.table.reader import parse_state
+from adjudicator.table.state import TableState
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def disagreements(state: TableState, ruling: dict[str, Any] | None = None) -> list[str]:
+    """Every listed move the play endpoint refuses, every held move it accepts or refuses for
+    another reason, each as a line naming the move."""
+    ruling = ruling or ruling_for(state)
+    out: list[str] = []
+    if not ruling.get("ok"):
+        return out
+    for move in ruling["legal_moves"]:
+        try:
+            answer = play_response(state, dict(move["play"]))
+        except InputError as err:
+            out.append(f"listed {move['play']} refused as input: {err}")
+            continue
+        if not answer["legal"]:
+            out.append(f"listed {move['play']} refused: "
+                       f"{[r['key'] for r in answer['reasons']]}")
+    for move in ruling.get("not_yet", []):
+        try:
+            answer = play_response(state, dict(move["play"]))
+        except InputError as err:
+            out.append(f"held {move['play']} refused as input: {err}")
+            continue
+        keys = [r["key"] for r in answer.get("reasons", [])]
+        if answer["legal"] or move["reason_key"] not in keys:
+            out.append(f"held {move['play']} ({move['reason_key']}): legal {answer['legal']}, "
+                       f"reasons {keys}")
+    return out
+
+
+def _tables() -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for path in sorted(SCENARIOS.glob("*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            if "expect_error" not in case:
+                out.append((f"{path.stem}:{case['id']}", case["state"]))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("cid", "table"), _tables(), ids=[c for c, _ in _tables()])
+def test_every_listed_move_plays_and_every_held_move_is_refused_alike(
+        cid: str, table: dict[str, Any]) -> None:
+    assert not disagreements(parse_state(table)), cid
+
+
+def test_a_ruling_lists_the_end_of_turn_discard_and_holds_the_end_of_turn() -> None:
+    """Ann active, Hand Limit 2, 3 cards, draw and play done: the discard is the move, and
+    ending the turn waits for it, in the ruling and in the play endpoint alike."""
+    state = parse_state({
+        "players": [{"name": "Ann", "hand": ["Milk", "Jackpot", "Peace"]},
+                    {"name": "Bo", "hand_size": 2}],
+        "active": "Ann", "rules": ["Hand Limit 2"],
+        "turn": {"hand_at_start": 3, "drawn": 1, "played": 1}})
+    ruling = ruling_for(state)
+    assert [m["play"] for m in ruling["legal_moves"]] == [{"kind": "discard", "player": "Ann"}]
+    [end] = [m for m in ruling["not_yet"] if m["kind"] == "end_turn"]
+    assert end["reason_key"] == "reason_discards_owed"
+    refused = play_response(state, {"kind": "end_turn"})
+    assert not refused["legal"] and [r["key"] for r in refused["reasons"]] == [
+        "reason_discards_owed"]
+    assert play_response(state, {"kind": "discard"})["legal"]
+    assert not disagreements(state, ruling)
+
+
+def test_a_play_of_a_card_the_table_does_not_show_asks_which() -> None:
+    state = parse_state({"players": [{"name": "Ann", "hand_size": 2},
+                                     {"name": "Bo", "hand": ["Milk"]}],
+                         "active": "Ann", "turn": {"hand_at_start": 2, "drawn": 1}})
+    [move] = [m for m in ruling_for(state)["legal_moves"] if m["kind"] == "play"]
+    assert move["play"] == {"kind": "play", "player": "Ann"}
+    answer = play_response(state, move["play"])
+    assert answer["legal"] and answer["outcomes"] == []
+    [choice] = answer["open_choices"]
+    assert choice["key"] == "card" and "jackpot" in choice["options"]
+    assert "milk" not in choice["options"]  # Bo holds it: seen
+    known = parse_state({"players": [{"name": "Ann", "hand": ["Jackpot"]},
+                                     {"name": "Bo", "hand_size": 1}], "active": "Ann"})
+    refused = play_response(known, {"kind": "play"})
+    assert not refused["legal"] and refused["reasons"][0]["key"] == "name_the_card"
+
+
+def test_first_play_random_holds_a_chosen_first_play() -> None:
+    """With Play 2 in force, First Play Random: the ruling offers the random pick and holds an
+    ordinary first play back; the play endpoint refuses that play with the same reason."""
+    state = parse_state({"players": [{"name": "Ann", "hand": ["Milk", "Jackpot"]},
+                                     {"name": "Bo", "hand_size": 2}],
+                         "active": "Ann", "rules": ["First Play Random", "Play 2"],
+                         "turn": {"hand_at_start": 2, "drawn": 1}})
+    ruling = ruling_for(state)
+    assert [m["kind"] for m in ruling["legal_moves"]] == ["play_random"]
+    held = [m for m in ruling["not_yet"] if m["kind"] == "play"]
+    assert {m["reason_key"] for m in held} == {"reason_first_play_random"}
+    refused = play_response(state, {"card": "Milk"})
+    assert not refused["legal"]
+    assert [r["key"] for r in refused["reasons"]] == ["reason_first_play_random"]
+    assert not disagreements(state, ruling)
