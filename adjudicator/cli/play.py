@@ -1,8 +1,12 @@
-"""`fluxx-adjudicator play FILE|- CARD [--json]`: the outcomes of playing a card.
+"""`fluxx-adjudicator play FILE|- [CARD] [--kind KIND | --move JSON] [--json]`: the outcomes of
+a move.
 
-The table state is read as JSON or YAML from a file or standard input, and the outcomes of
-playing CARD are printed (docs/FORMATS.md, "Playing a card"); `--choices` takes the decisions
-as JSON (docs/PLAYS.md).
+The table state is read as JSON or YAML from a file or standard input, and the outcomes of the
+move are printed (docs/FORMATS.md, "Playing a card"), each with what it changed first:
+playing CARD, or a move of another `--kind` (draw, discard, end_turn, ...), or `--move` with a
+legal move's `play` object from a ruling (`fluxx-adjudicator rule FILE --json`). `--choices`
+takes the decisions as JSON (docs/PLAYS.md). `--state-out PATH` writes the state of outcome
+`--outcome N` (default 1), so that the game goes on from it, move by move.
 """
 
 from __future__ import annotations
@@ -17,24 +21,29 @@ from ..messages import text
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="the outcomes of playing a card on a table state")
     p.add_argument("file", help="a file holding the table state (JSON or YAML), or - for stdin")
-    p.add_argument("card", help="the card to play (id, English or Chinese name)")
+    p.add_argument("card", nargs="?", help="the card to play (id, English or Chinese name)")
+    p.add_argument("--kind", help="the kind of move (default: play): draw, play, discard, "
+                                  "end_turn, resolve, surprise, free_action, play_random")
+    p.add_argument("--move", help="a legal move's play object as JSON (from a ruling)")
     p.add_argument("--player", help="who plays it (default: the active player)")
     p.add_argument("--choices", help='the decisions as JSON, e.g. \'{"opponent": "Bo"}\'')
     p.add_argument("--seed", type=int, help="make chance concrete (shuffles, random picks)")
     p.add_argument("--json", action="store_true", help="print the contract's JSON response")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the text view")
+    p.add_argument("--state-out", help="write the state of one outcome to this file (JSON)")
+    p.add_argument("--outcome", type=int, default=1, help="which outcome --state-out writes")
     p.set_defaults(func=run_play)
 
 
-def _choices(text: str | None) -> dict:
+def _choices(text: str | None, path: str = "/play/choices") -> dict:
     if not text:
         return {}
     try:
         value = json.loads(text)
     except json.JSONDecodeError:
-        raise InputError(error("/play/choices", "choices_not_json")) from None
+        raise InputError(error(path, "choices_not_json")) from None
     if not isinstance(value, dict):
-        raise InputError(error("/play/choices", "choices_not_object"))
+        raise InputError(error(path, "choices_not_object"))
     return value
 
 
@@ -44,13 +53,24 @@ def run_play(args: argparse.Namespace) -> int:
     from .rule import read_input
 
     state = parse_state(load_state_text(read_input(args.file)))
-    play = {"card": args.card, "player": args.player, "choices": _choices(args.choices),
-            "seed": args.seed}
+    play = {"kind": args.kind, "card": args.card, "player": args.player,
+            "choices": _choices(args.choices), "seed": args.seed}
+    if args.move:
+        given = _choices(args.move, "/play")
+        play = {**given, "choices": {**(given.get("choices") or {}), **play["choices"]},
+                "seed": args.seed}
+    play = {k: v for k, v in play.items() if v not in (None, {})}
     response = play_response(state, play)
     if args.json:
         print(json.dumps(response, ensure_ascii=False, indent=2))
     else:
         print(play_text(response, args.lang))
+    if args.state_out and response["legal"]:
+        outcomes = response["outcomes"]
+        if not 1 <= args.outcome <= len(outcomes):
+            raise InputError(error("/outcome", "no_such_outcome", count=len(outcomes)))
+        with open(args.state_out, "w", encoding="utf-8") as out:
+            json.dump(outcomes[args.outcome - 1]["state"], out, ensure_ascii=False, indent=2)
     return 0 if response["legal"] else 1
 
 
@@ -70,6 +90,8 @@ def play_text(response: dict, lang: str = "en") -> str:
         s = outcome["state"]
         picks = json.dumps(outcome.get("choices", {}), ensure_ascii=False)
         lines.append(f"{say('outcome')} {i}: {picks}")
+        for change in outcome.get("changes", []):
+            lines.append(f"  > {change['text'][lang]}")
         for p in s["players"]:
             hand = p.get("hand", p.get("hand_size"))
             lines.append(f"  {p['name']}: hand {hand}; keepers {p['keepers']}")

@@ -51,6 +51,7 @@ from ..table.choices import (
 from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
 from ..table.schema import MOVE_KINDS
 from ..table.state import PendingPlay, Player, TableState, Turn
+from .changes import changes
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for
 
@@ -65,9 +66,13 @@ class Outcome:
     ruling: dict[str, Any] | None
     picks: dict[str, list[Any]]  # the decisions and random results that led here
     findings: list[dict[str, Any]]
+    changes: list[dict[str, Any]] = field(default_factory=list)  # what the move changed
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"state": self.state.to_json(), "ruling": self.ruling}
+        winner = (self.ruling or {}).get("winner")
+        out: dict[str, Any] = {**({"wins": winner} if winner else {}),
+                               "changes": self.changes,
+                               "state": self.state.to_json(), "ruling": self.ruling}
         if self.picks:
             out["choices"] = self.picks
         out["play_findings"] = self.findings
@@ -657,6 +662,21 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     return result
 
 
+def _told(result: PlayResult, state: TableState, action: dict[str, Any]) -> PlayResult:
+    """The outcomes of `action` on `state` as players read them: each with what it changed
+    (changes.py), the outcomes in which someone wins first."""
+    game = catalog_for(state.edition, state.expansions)
+    card = game.resolve(action["card"]) if isinstance(action.get("card"), str) else None
+    action = {**action, "card": card.id if card else None}
+    for outcome in result.outcomes:
+        if outcome.ruling is None:
+            outcome.ruling = ruling_for(outcome.state, game)
+        outcome.changes = changes(state, outcome.state, game, action, outcome.findings,
+                                  outcome.ruling.get("winner"))
+    result.outcomes.sort(key=lambda o: not (o.ruling or {}).get("winner"))
+    return result
+
+
 def play_response(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     """The contract's response to `{"state": ..., "play": {...}}` (state already parsed); the
     play is checked (table.reader.read_play) before any fact is written. Every error of the
@@ -676,14 +696,16 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     choices = play.get("choices") or {}
     seed = None if play.get("seed") is None else int(play["seed"])
     kind = play.get("kind") or "play"
+    action = {"kind": kind, "player": play.get("player") or state.active,
+              "card": play.get("card")}
     if kind == "play":
-        return play_card(state, play.get("card"), play.get("player"), choices, seed).to_json()
-    if kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
-        action = {"kind": kind, "player": play.get("player") or state.active}
-        return _play_through(state, action, choices, seed).to_json()
-    result = apply_action(state, {"kind": kind, "player": play.get("player"),
-                                  "card": play.get("card")}, choices, seed)
-    return _claims_made(result, catalog_for(state.edition, state.expansions)).to_json()
+        result = play_card(state, play.get("card"), play.get("player"), choices, seed)
+    elif kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
+        result = _play_through(state, {"kind": kind, "player": action["player"]}, choices, seed)
+    else:
+        result = _claims_made(apply_action(state, action, choices, seed),
+                              catalog_for(state.edition, state.expansions))
+    return _told(result, state, action).to_json()
 
 
 # ---- legal actions ---------------------------------------------------------------------------

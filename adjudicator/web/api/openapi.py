@@ -64,7 +64,24 @@ SCHEMAS: dict[str, Any] = {
                        "card": {"type": "string"}, "name": TEXT,
                        "claim": {"type": "string", "description": (
                            "a discard move that makes a Keep Going claim: the Goal claimed "
-                           "(zone keepers, count: the Keepers used, discarded with it)")}},
+                           "(zone keepers, count: the Keepers used, discarded with it)")},
+                       "play": {"type": "object", "description": (
+                           "the exact `play` body POST /api/play takes for this move")},
+                       "reason_key": {"type": "string", "description": (
+                           "not_yet entries: the reason's message key, the one POST /api/play "
+                           "refuses this move with")}},
+    },
+    "Change": {
+        "type": "object", "required": ["event", "text", "sources"],
+        "description": "one event of a move (docs/FORMATS.md, \"What a move changed\")",
+        "properties": {
+            "event": {"enum": ["moved", "drawn", "left_unknown", "turn_ended", "extra_turns",
+                               "won"]},
+            "card": {"type": "string"}, "player": {"type": "string"},
+            "next": {"type": "string"}, "count": {"type": "integer"},
+            "cards": {"type": "array", "items": {"type": "string"}},
+            "from": {"type": "object"}, "to": {"type": "object"},
+            "text": TEXT, "sources": {"type": "array"}},
     },
     "Ruling": {
         "type": "object",
@@ -115,7 +132,9 @@ SCHEMAS: dict[str, Any] = {
             "reasons": {"type": "array"},
             "outcomes": {"type": "array", "items": {
                 "type": "object",
-                "properties": {"state": {"type": "object"}, "ruling": {"type": "object"}}}},
+                "properties": {"wins": {"type": "string"},
+                               "changes": {"type": "array", "items": _ref("Change")},
+                               "state": {"type": "object"}, "ruling": {"type": "object"}}}},
         },
     },
     "Results": {

@@ -1,0 +1,156 @@
+"""What a move changed: the `changes` of an outcome, read off the table before and after it.
+
+Every card of a table is somewhere (a hand, in front of a player, the rules, the Goal, a pile,
+a set-aside hand, the Surprise chain); a move's events are the cards that changed place (copies
+counted one by one), the cards drawn (known, or as a count), the end of the turn and the extra
+turns owed, and a winner. This is bookkeeping over two tables the rules program made, not a
+rule: which cards go where, and why, is the move program's (its `play_findings` say why, and
+each event cites the findings that name its card, else the move's card).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..cards.catalog import Catalog
+from ..messages import LANGS, by_lang, catalog, pair
+from ..table.choices import SUB_HANDS
+from ..table.reader import UNKNOWN_CARD
+from ..table.state import TableState
+
+Zone = tuple[str, str | None]  # (zone, player or None)
+
+# the order events are told in: the card played first, then where cards went, by destination
+_ORDER = ("rules", "goals", "keepers", "creepers", "claimed_goals", "hand", "sub_hand", "pending",
+          "discard_pile", "draw_pile")
+
+
+def _known(cards: list[str] | None) -> Counter[str]:
+    """The cards of a zone the table shows ("?" is a card there but unknown: counted apart)."""
+    return Counter(c for c in cards or [] if c != UNKNOWN_CARD)
+
+
+def _zones(state: TableState) -> dict[Zone, Counter[str]]:
+    zones: dict[Zone, Counter[str]] = {}
+    for p in state.players:
+        zones[("hand", p.name)] = _known(p.hand)
+        zones[("keepers", p.name)] = Counter(p.keepers)
+        zones[("creepers", p.name)] = Counter(p.creepers)
+        zones[("claimed_goals", p.name)] = Counter(p.claimed_goals)
+    zones[("rules", None)] = Counter(state.rules)
+    zones[("goals", None)] = Counter(state.goals)
+    zones[("discard_pile", None)] = Counter(state.discard_pile)
+    zones[("draw_pile", None)] = _known(state.draw_pile)
+    for frame in state.extra.get(SUB_HANDS) or []:
+        zone = ("sub_hand", frame["player"])
+        zones[zone] = zones.get(zone, Counter()) + Counter(frame["cards"])
+    zones[("pending", None)] = Counter(link.card for link in state.pending)
+    return zones
+
+
+def _unknown_in_hand(state: TableState) -> dict[str, int]:
+    return {p.name: p.hand_size - sum(_known(p.hand).values()) for p in state.players}
+
+
+def _zone_json(zone: Zone) -> dict[str, str]:
+    return {"zone": zone[0], **({"player": zone[1]} if zone[1] else {})}
+
+
+def _zone_text(zone: Zone) -> dict[str, str]:
+    template = catalog("changes")["zones"][zone[0]]
+    return {lang: template[lang].format(player=zone[1] or "") for lang in LANGS}
+
+
+def changes(before: TableState, after: TableState, game: Catalog, move: dict[str, Any],
+            findings: list[dict[str, Any]], winner: str | None) -> list[dict[str, Any]]:
+    """The ordered events that lead from `before` to `after` (one outcome of `move`)."""
+    old, new = _zones(before), _zones(after)
+    gone: dict[str, list[Zone]] = {}
+    came: dict[str, list[Zone]] = {}
+    for zone in sorted(set(old) | set(new), key=lambda z: (_ORDER.index(z[0]), z[1] or "")):
+        was, now = old.get(zone, Counter()), new.get(zone, Counter())
+        for card, n in (was - now).items():
+            gone.setdefault(card, []).extend([zone] * n)
+        for card, n in (now - was).items():
+            came.setdefault(card, []).extend([zone] * n)
+    played = move.get("card")
+    events: list[dict[str, Any]] = []
+    drawn: dict[str, list[str]] = {}
+    for card in sorted(came, key=lambda c: (c != played, c)):
+        sources = gone.get(card, [])
+        for i, to in enumerate(came[card]):
+            frm = sources[i] if i < len(sources) else None
+            if (frm is None or frm == ("draw_pile", None)) and to[0] == "hand":
+                drawn.setdefault(to[1] or "", []).append(card)
+                continue
+            events.append(_moved(game, card, frm, to))
+    # cards that left a known place for a place the table does not show card by card
+    for card, zones in gone.items():
+        for zone in zones[len(came.get(card, [])):]:
+            events.append(_moved(game, card, zone, None))
+    old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
+    for p in after.players:
+        cards = drawn.get(p.name, [])
+        more = new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0)
+        count = len(cards) + max(more, 0)
+        if count:
+            names = [game.get(c) for c in cards]
+            shown = pair("changes", "drawn_cards", cards=by_lang(
+                ", ".join(n.name("en") for n in names), "、".join(n.name("zh") for n in names)))
+            events.append({"event": "drawn", "player": p.name, "count": count, "cards": cards,
+                           "text": pair("changes", "drawn", player=p.name, count=count,
+                                        cards=by_lang(shown["en"] if cards else "",
+                                                      shown["zh"] if cards else ""))})
+        elif more < 0:
+            events.append({"event": "left_unknown", "player": p.name, "count": -more,
+                           "text": pair("changes", "left_unknown", player=p.name,
+                                        count=-more)})
+    if after.active != before.active or move.get("kind") == "end_turn":
+        events.append({"event": "turn_ended", "player": before.active, "next": after.active,
+                       "text": pair("changes", "turn_ended", player=before.active,
+                                    next=after.active)})
+    old_extra, new_extra = before.extra.get("extra_turns") or 0, after.extra.get("extra_turns") or 0
+    if old_extra != new_extra:
+        events.append({"event": "extra_turns", "count": new_extra,
+                       "text": pair("changes", "extra_turns", count=new_extra)})
+    if winner:
+        events.append({"event": "won", "player": winner,
+                       "text": pair("changes", "won", player=winner)})
+    for event in events:
+        event["sources"] = _sources(event, findings, game, played)
+    return events
+
+
+def _moved(game: Catalog, card: str, frm: Zone | None, to: Zone | None) -> dict[str, Any]:
+    name = game.get(card)
+    unseen = {"zone": "unknown"}
+    unseen_text = {"en": "a place the table does not show", "zh": "未公开的位置"}
+    return {"event": "moved", "card": card,
+            "from": _zone_json(frm) if frm else unseen, "to": _zone_json(to) if to else unseen,
+            "text": pair("changes", "moved", card=by_lang(name.name("en"), name.name("zh")),
+                         **{"from": _text_of(_zone_text(frm) if frm else unseen_text),
+                            "to": _text_of(_zone_text(to) if to else unseen_text)})}
+
+
+def _text_of(texts: dict[str, str]) -> Any:
+    return by_lang(texts["en"], texts["zh"])
+
+
+def _sources(event: dict[str, Any], findings: list[dict[str, Any]], game: Catalog,
+             played: str | None) -> list[dict[str, Any]]:
+    """The sources of the move's findings that name the event's card or player, else those of
+    the card played, else of every finding of the move."""
+    wanted = event.get("card") or event.get("player")
+    out: list[dict[str, Any]] = []
+    for finding in findings:
+        if wanted in finding.get("args", []) or (
+                isinstance(wanted, str) and any(isinstance(a, dict) and wanted in a.values()
+                                                for a in finding.get("args", []))):
+            out += [s for s in finding["sources"] if s not in out]
+    if not out and played and game.get(played) is not None:
+        out = [game.get(played).source()]
+    if not out:
+        for finding in findings:
+            out += [s for s in finding["sources"] if s not in out]
+    return out

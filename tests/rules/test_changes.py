@@ -1,0 +1,84 @@
+"""What a move changed: every outcome's `changes` (adjudicator/referee/changes.py), in order and
+in both languages, each cited; winning outcomes first; a game followed move by move through the
+CLI (`play --state-out`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from adjudicator.cli import main
+from adjudicator.referee.moves import play_response
+from adjudicator.table.reader import parse_state
+
+TABLE: dict[str, Any] = {
+    "players": [{"name": "Ann", "hand": ["Trade Hands", "Milk"]},
+                {"name": "Bo", "hand": ["Peace", "Love"]}],
+    "active": "Ann", "draw_pile": ["Moon", "Sun", "Bread", "Toast"],
+    "turn": {"hand_at_start": 2}}
+
+
+def _changes(table: dict[str, Any], play: dict[str, Any]) -> list[dict[str, Any]]:
+    [outcome] = play_response(parse_state(table), play)["outcomes"]
+    return outcome["changes"]
+
+
+def test_trade_hands_says_who_holds_what() -> None:
+    changes = _changes(TABLE, {"card": "Trade Hands", "choices": {"opponent": "Bo"}})
+    moved = [(c["card"], c["from"], c["to"]) for c in changes]
+    assert moved[0] == ("trade_hands", {"zone": "hand", "player": "Ann"},
+                        {"zone": "discard_pile"})  # the card played first
+    pairs = {(c["card"], c["from"].get("player"), c["to"].get("player")) for c in changes[1:]}
+    assert pairs == {("milk", "Ann", "Bo"), ("peace", "Bo", "Ann"), ("love", "Bo", "Ann")}
+    for change in changes:
+        assert change["text"]["en"] and change["text"]["zh"] and change["sources"]
+    assert "「交换手牌」" in changes[0]["text"]["zh"]
+    assert any(s["id"] == "card:trade_hands" for s in changes[1]["sources"])
+
+
+def test_a_draw_from_a_known_pile_names_the_cards() -> None:
+    [drawn] = _changes(TABLE, {"kind": "draw"})
+    assert drawn["event"] == "drawn" and drawn["cards"] == ["moon"] and drawn["count"] == 1
+    assert drawn["text"]["en"] == "Ann drew 1 card(s): Moon."
+    assert [s["id"] for s in drawn["sources"]] == ["rulebook:each-turn"]
+
+
+def test_a_draw_from_an_unknown_pile_counts_the_cards() -> None:
+    table = {**TABLE, "draw_pile": 30}
+    [drawn] = _changes(table, {"kind": "draw"})
+    assert drawn["event"] == "drawn" and drawn["cards"] == [] and drawn["count"] == 1
+
+
+def test_ending_the_turn_says_who_plays_next() -> None:
+    table = {**TABLE, "turn": {"hand_at_start": 2, "drawn": 1, "played": 1}}
+    [ended] = _changes(table, {"kind": "end_turn"})
+    assert (ended["event"], ended["player"], ended["next"]) == ("turn_ended", "Ann", "Bo")
+
+
+def test_the_winning_outcome_comes_first_and_says_so() -> None:
+    """Steal a Keeper: taking Bo's Cookies meets Milk and Cookies (Ann has Milk); taking his Moon
+    does not. The winning outcome is listed first, with `wins` and a `won` event."""
+    table = {"players": [{"name": "Ann", "hand": ["Steal a Keeper"], "keepers": ["Milk"]},
+                         {"name": "Bo", "hand_size": 1, "keepers": ["Moon", "Cookies"]}],
+             "active": "Ann", "goals": ["Milk and Cookies"],
+             "turn": {"hand_at_start": 1, "drawn": 1}}
+    answer = play_response(parse_state(table), {"card": "Steal a Keeper"})
+    assert len(answer["outcomes"]) == 2
+    first, second = answer["outcomes"]
+    assert first["wins"] == "Ann" and first["changes"][-1]["event"] == "won"
+    assert "wins" not in second
+
+
+def test_a_game_followed_move_by_move_on_the_command_line(tmp_path: Path, capsys) -> None:
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps(TABLE), encoding="utf-8")
+    after_draw, after_play = tmp_path / "1.json", tmp_path / "2.json"
+    assert main(["play", str(start), "--kind", "draw", "--state-out", str(after_draw)]) == 0
+    assert "> Ann drew 1 card(s): Moon." in capsys.readouterr().out
+    assert main(["play", str(after_draw), "Milk", "--state-out", str(after_play)]) == 0
+    out = capsys.readouterr().out
+    assert "> Milk: from Ann's hand to the Keepers in front of Ann." in out
+    move = json.dumps({"kind": "end_turn", "player": "Ann"})
+    assert main(["play", str(after_play), "--move", move, "--lang", "zh"]) == 0
+    assert "Ann的回合结束；下一位是Bo。" in capsys.readouterr().out
