@@ -92,6 +92,30 @@ def _cards_value(game: Catalog, value: Any, path: str, guess: Guess | None) -> s
     return card_id(game, value, path, guess)
 
 
+def canonical_choices(value: dict[str, Any]) -> dict[str, Any]:
+    """Choices in the shape the schema's Choices describe as canonical: an outcome's `choices`
+    sent back as they came (a one-card list for a one-card key, a list of {player, card} for a
+    {player: cards} key) become a card, a player, {player: [cards]}."""
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if (key in CARD_KEYS + PLAYER_KEYS + ("direction",) and isinstance(item, list)
+                and len(item) == 1):
+            item = item[0]
+        elif key in CARD_LIST_KEYS and item == ["none"]:  # an outcome's "chose none"
+            item = []
+        elif key in PLAYER_CARDS_KEYS and isinstance(item, list):
+            grouped: dict[str, list[Any]] = {}
+            for pair in item:
+                if isinstance(pair, dict):
+                    grouped.setdefault(pair.get("player"), []).append(pair.get("card"))
+            item = grouped
+        elif key == "then" and isinstance(item, dict):
+            item = {c: canonical_choices(sub) if isinstance(sub, dict) else sub
+                    for c, sub in item.items()}
+        out[key] = item
+    return out
+
+
 def normalize_choices(value: dict[str, Any], game: Catalog, names: list[str], path: str,
                       guess: Guess | None = None) -> dict[str, Any]:
     """A `choices` object that fits the schema's Choices (adjudicator/table/schema.py: the keys and

@@ -22,7 +22,14 @@ from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_f
 from ..errors import ErrorItem, InputError, pointer, table_item
 from ..messages import table_messages, table_term, table_text
 from . import schema
-from .choices import EXTRA_TURNS, SUB_HANDS, card_id, normalize_choices, unknown_choice_key
+from .choices import (
+    EXTRA_TURNS,
+    SUB_HANDS,
+    canonical_choices,
+    card_id,
+    normalize_choices,
+    unknown_choice_key,
+)
 from .schema import (  # noqa: F401  (the bounds, for the reader's callers)
     MAX_COUNT,
     MAX_DEPTH,
@@ -583,7 +590,8 @@ class UnknownChoiceKeys(InputError):
 def read_play(state: TableState, play: Any) -> dict[str, Any]:
     """The play of a request checked against the one schema and the table: its card resolves,
     its player sits at the table, its choices name cards and players that exist and take only
-    known keys. Errors are at /play/...; the play is returned as given. Raises
+    known keys. Errors are at /play/...; the play is returned with its choices in their
+    canonical shape (an outcome's `choices` may be sent back as they came). Raises
     UnknownChoiceKeys when unknown choice keys are its only fault."""
     found = [_under(p, "", "/play") for p in schema.problems("Play", play)]
     bad = [p.item for p in found if not _choice_key(p)]
@@ -601,7 +609,7 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
     player = play.get("player")
     if player is not None and player not in names:
         errors.append(table_item("/play/player", "no_such_player", names, name=player))
-    given = play.get("choices") or {}
+    given = canonical_choices(play.get("choices") or {})
     choices = {k: v for k, v in given.items() if k in schema.CHOICE_KEYS}
     try:
         normalize_choices(choices, game, names, "/play/choices")
@@ -612,4 +620,4 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
         raise InputError(errors + UnknownChoiceKeys(unknown).items)
     if unknown:
         raise UnknownChoiceKeys(unknown)
-    return play
+    return {**play, "choices": given} if play.get("choices") else play

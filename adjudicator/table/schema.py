@@ -87,23 +87,39 @@ CARD_OR_CARDS = {"anyOf": [ref("CardName"), {"type": "array", "items": ref("Card
                                              "maxItems": MAX_ITEMS}]}
 
 
+def _one_or_a_list_of_one(item: dict[str, Any]) -> dict[str, Any]:
+    """A value, or a list holding just it: an outcome's `choices` list every decision's values,
+    and a client may send them back as they came (table/choices.py: canonical_choices)."""
+    return {"anyOf": [item, {"type": "array", "items": item, "minItems": 1, "maxItems": 1}]}
+
+
+# An outcome's `choices` give a {player: card} decision as a list of {"player", "card"}.
+# (Each item is {"player": name, "card": card}: table/choices.py canonical_choices groups them,
+# and the reader then checks each player and card as in the {player: cards} shape.)
+PLAYER_CARD_ITEMS = {"type": "array", "maxItems": MAX_ITEMS, "items": {
+    "type": "object", "maxProperties": 2, "additionalProperties": {"type": "string"}}}
+
+
 def _choices(level: int) -> dict[str, Any]:
     """The choices object at `then` depth `level` (0: a play's own choices)."""
     props: dict[str, Any] = {}
     for key in CHOICE_KEYS:
         if key in CARD_KEYS:
-            props[key] = ref("CardName")
+            props[key] = _one_or_a_list_of_one(ref("CardName"))
         elif key in CARD_LIST_KEYS + ("drawn", "order"):
             props[key] = CARD_OR_CARDS
         elif key in PLAYER_KEYS:
-            props[key] = ref("PlayerName")
+            props[key] = _one_or_a_list_of_one(ref("PlayerName"))
     for key in PLAYER_CARDS_KEYS:
-        props[key] = {"type": "object", "maxProperties": MAX_PLAYERS,
-                      "propertyNames": {"maxLength": MAX_NAME},
-                      "additionalProperties": CARD_OR_CARDS,
-                      "description": "player name -> card or cards",
-                      MESSAGES: {"type": "player_cards_object"}}
-    props["direction"] = {"enum": list(DIRECTIONS), MESSAGES: {"enum": "direction"}}
+        props[key] = {"anyOf": [{"type": "object", "maxProperties": MAX_PLAYERS,
+                                 "propertyNames": {"maxLength": MAX_NAME},
+                                 "additionalProperties": CARD_OR_CARDS},
+                                PLAYER_CARD_ITEMS],
+                      "description": "player name -> card or cards (or, as an outcome's "
+                                     "choices give it, a list of {player, card})",
+                      MESSAGES: {"anyOf": "player_cards_object"}}
+    props["direction"] = {**_one_or_a_list_of_one({"enum": list(DIRECTIONS)}),
+                          MESSAGES: {"anyOf": "direction"}}
     if level < MAX_THEN:
         props["then"] = {"type": "object", "maxProperties": MAX_ITEMS,
                          "propertyNames": {"maxLength": MAX_CARD_NAME},
@@ -459,5 +475,11 @@ def _problems(error: ValidationError, guess: Guess) -> list[Problem]:
         return [one(path, named or "schema.pattern", pattern=error.validator_value)]
     if keyword == "anyOf":
         hint = [r for branch in error.validator_value for r in branch.get("required", [])]
+        options = [str(o) for branch in error.validator_value for o in branch.get("enum", [])
+                   if o is not None]
+        if options:  # a value of a few, or a list of one (_one_or_a_list_of_one)
+            near = close(value, options) if isinstance(value, str) and len(
+                value) <= MAX_GUESS else []
+            hint = near or (options if len(options) <= 4 else [])
         return [one(path, named or "schema.anyOf", hint)]
     return [one(path, named or f"schema.{keyword}")]

@@ -117,3 +117,49 @@ def test_first_play_random_holds_a_chosen_first_play() -> None:
     assert not refused["legal"]
     assert [r["key"] for r in refused["reasons"]] == ["reason_first_play_random"]
     assert not disagreements(state, ruling)
+
+
+def _played_cases() -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for path in sorted(SCENARIOS.glob("plays*.yaml")):
+        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            if "play" in case and "expect_error" not in case:
+                out.append((f"{path.stem}:{case['id']}", case))
+    return out
+
+
+def _sent_back(state: TableState, play: dict[str, Any]) -> list[str]:
+    """Each outcome's `choices`, sent back with the same play, give that outcome."""
+    answer = play_response(state, dict(play))
+    problems = []
+    for outcome in answer["outcomes"] if len(answer["outcomes"]) > 1 else []:
+        again = play_response(state, {**play, "choices": {
+            **(play.get("choices") or {}), **outcome.get("choices", {})}})
+        if outcome["state"] not in [o["state"] for o in again["outcomes"]]:
+            problems.append(f"{outcome.get('choices')}: not that outcome")
+    return problems
+
+
+def test_an_outcomes_choices_sent_back_verbatim_give_that_outcome() -> None:
+    """Let's Do That Again offers the Action or rule to take back; the outcome's choices
+    ({"card": ["trade_hands"]}, as the response gives them) are accepted as they came, and the
+    card set aside is the one move of the next table."""
+    state = parse_state({
+        "players": [{"name": "Ann", "hand": ["Let's Do That Again", "Milk", "Taxation"]},
+                    {"name": "Bo", "hand": ["Peace"]}],
+        "active": "Ann", "discard_pile": ["Trade Hands", "Jackpot"],
+        "turn": {"hand_at_start": 3, "drawn": 1}})
+    assert not _sent_back(state, {"card": "Let's Do That Again"})
+    assert not _sent_back(state, {"card": "Taxation", "choices": {}})
+    answer = play_response(state, {"card": "Let's Do That Again",
+                                   "choices": {"card": ["trade_hands"]}})
+    [outcome] = answer["outcomes"]
+    after = parse_state(outcome["state"])
+    assert [m["play"] for m in ruling_for(after)["legal_moves"]] == [
+        {"kind": "play", "player": "Ann", "card": "trade_hands"}]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("cid", "case"), _played_cases(), ids=[c for c, _ in _played_cases()])
+def test_every_scenario_outcomes_choices_sent_back_give_it(cid: str, case: dict) -> None:
+    assert not _sent_back(parse_state(case["state"]), dict(case["play"])), cid
