@@ -1,11 +1,12 @@
-"""`fluxx-adjudicator simulate --games N --players K`: whole games of random legal moves, summed
-up (adjudicator/referee/simulate.py)."""
+"""`fluxx-adjudicator simulate --games N --players K [--edition E] [--expansions X,Y]`: whole
+games of random legal moves, summed up (adjudicator/referee/simulate.py)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from ..cards.catalog import EDITIONS, EXPANSION_BASE, EXPANSIONS
 from ..errors import InputError, error
 
 
@@ -16,6 +17,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     s.add_argument("--max-steps", type=int, default=300,
                    help="moves per game before it counts as a step cap (default 300)")
+    s.add_argument("--edition", default="fluxx",
+                   help=f"the edition dealt: {', '.join(EDITIONS)} (default fluxx)")
+    s.add_argument("--expansions", default="",
+                   help=f"comma-separated expansions shuffled in ({', '.join(EXPANSIONS)}; "
+                        f"{EXPANSION_BASE} only)")
     s.add_argument("--json", action="store_true", help="print every game's result as JSON")
     s.set_defaults(func=run_simulate)
 
@@ -27,8 +33,17 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise InputError(error("/players", "simulate_players"))
     if args.games < 1 or args.max_steps < 1:
         raise InputError(error("/games", "simulate_positive"))
-    summary = simulate(args.games, args.players, args.seed, args.max_steps)
+    if args.edition not in EDITIONS:
+        raise InputError(error("/edition", "simulate_edition", list(EDITIONS),
+                               editions=", ".join(EDITIONS)))
+    expansions = [x.strip() for x in args.expansions.split(",") if x.strip()]
+    unknown = [x for x in expansions if x not in EXPANSIONS]
+    if unknown or (expansions and args.edition != EXPANSION_BASE):
+        raise InputError(error("/expansions", "simulate_expansions", list(EXPANSIONS),
+                               expansions=", ".join(EXPANSIONS), base=EXPANSION_BASE))
+    summary = simulate(args.games, args.players, args.seed, args.max_steps,
+                       edition=args.edition, expansions=expansions)
     if not args.json:
         summary = {k: v for k, v in summary.items() if k != "results"}
     print(json.dumps(summary, ensure_ascii=False, indent=2))
-    return 0 if not summary["violations"] else 1
+    return 0 if not summary["violations"] and not summary["time_limits"] else 1

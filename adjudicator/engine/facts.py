@@ -45,6 +45,8 @@ def catalog_facts(catalog: Catalog) -> list[str]:
         t = term(card.id)
         out.append(_fact("card", t))
         out.append(_fact("card_type", t, card.type))
+        if card.copies > 1:  # Math Fluxx: Zero x4, One x4...; a card without it has one copy
+            out.append(_fact("card_copies", t, card.copies))
         if card.text_en is None and card.text_zh is None:
             out.append(_fact("card_text_missing", t))  # the sources do not print its text
     return out
@@ -86,7 +88,10 @@ def table_facts(state: TableState, game: Catalog) -> str:
         if player.hand is not None:
             out.append(_fact("hand_known", seat))
             # "?" marks a card that is there but unknown: counted in hand_size, never named
-            out += _zone("in_hand", seat, (c for c in player.hand if c != UNKNOWN_CARD))
+            known = [c for c in player.hand if c != UNKNOWN_CARD]
+            out += _zone("in_hand", seat, known)
+            # in_hand is a set; the move program moves copies, so it needs how many of each
+            out += [_fact("hand_copies", seat, term(c), k) for c, k in Counter(known).items()]
         out += _zone("keeper", seat, player.keepers)
         out += _zone("creeper", seat, player.creepers)
         # counts, not sets: Math Fluxx has several copies of a Keeper (Zero, One...)
@@ -130,8 +135,9 @@ def _last_positions(cards: list[str]) -> list[tuple[int, str]]:
 
 
 def extension_facts(state: TableState, game: Catalog) -> list[str]:
-    """extra_turns(K); subframe(D,S,Origin,Left), subhand(D,C), subhand_unknown(D,K) (D = 1 is the
-    oldest frame). The state is as read: table/reader.py checked both fields."""
+    """extra_turns(K); subframe(D,S,Origin,Left), subhand(D,C), subhand_copies(D,C,K),
+    subhand_unknown(D,K) (D = 1 is the oldest frame). The state is as read: table/reader.py
+    checked both fields."""
     out: list[str] = []
     turns = state.extra.get(EXTRA_TURNS) or 0
     if turns > 0:
@@ -140,7 +146,9 @@ def extension_facts(state: TableState, game: Catalog) -> list[str]:
     for depth, frame in enumerate(sub_hands(state, game), start=1):
         seat = seats[frame["player"]]
         out.append(f"subframe({depth},{seat},{term(frame['card'])},{frame['plays_left']}).")
-        out += [f"subhand({depth},{term(c)})." for c in frame["cards"]]
+        out += [f"subhand({depth},{term(c)})." for c in dict.fromkeys(frame["cards"])]
+        out += [f"subhand_copies({depth},{term(c)},{k})."
+                for c, k in Counter(frame["cards"]).items()]
         if frame["unknown"]:
             out.append(f"subhand_unknown({depth},{frame['unknown']}).")
     return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -316,10 +316,16 @@ def _card_of(sym: Term) -> str:
     return sym.string if sym.type == clingo.SymbolType.String else sym.name
 
 
-def _ordered(old: Iterable[str], new: set[str]) -> list[str]:
-    """Cards that stay keep their order; cards that arrive follow, by id."""
-    kept = [c for c in old if c in new]
-    return kept + sorted(new - set(kept))
+def _ordered(old: Iterable[str], new: Counter[str]) -> list[str]:
+    """Cards that stay keep their order; cards that arrive follow, by id. Counts, not sets: a
+    zone may hold several copies of a card (Math Fluxx)."""
+    left = Counter(new)
+    kept = []
+    for c in old:
+        if left[c] > 0:
+            kept.append(c)
+            left[c] -= 1
+    return kept + sorted(left.elements())
 
 
 def _next_pending(state: TableState, atoms: Atoms, keep: dict[str, Any]) -> list[PendingPlay]:
@@ -335,19 +341,20 @@ def _next_pending(state: TableState, atoms: Atoms, keep: dict[str, Any]) -> list
 
 def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = None) -> TableState:
     n = len(state.players)
-    hands: dict[int, set[str]] = defaultdict(set)
-    keepers: dict[int, set[str]] = defaultdict(set)
-    creepers: dict[int, set[str]] = defaultdict(set)
-    claimed: dict[int, set[str]] = defaultdict(set)
+    hands: dict[int, Counter[str]] = defaultdict(Counter)
+    keepers: dict[int, Counter[str]] = defaultdict(Counter)
+    creepers: dict[int, Counter[str]] = defaultdict(Counter)
+    claimed: dict[int, Counter[str]] = defaultdict(Counter)
     unknown = {s: 0 for s in range(n)}
-    for s, c in atoms.args("next_in_hand", 2):
-        hands[s.number].add(_card_of(c))
-    for s, c in atoms.args("next_keeper", 2):
-        keepers[s.number].add(_card_of(c))
+    # hands and Keepers with the copies of each card (next_table.lp)
+    for s, c, k in atoms.args("next_in_hand", 3):
+        hands[s.number][_card_of(c)] += k.number
+    for s, c, k in atoms.args("next_keeper", 3):
+        keepers[s.number][_card_of(c)] += k.number
     for s, c in atoms.args("next_creeper", 2):
-        creepers[s.number].add(_card_of(c))
+        creepers[s.number][_card_of(c)] += 1
     for s, c in atoms.args("next_claimed", 2):  # Keep Going: the Goals claimed (turn_moves.lp)
-        claimed[s.number].add(_card_of(c))
+        claimed[s.number][_card_of(c)] += 1
     for s, k in atoms.args("next_hand_unknown", 2):
         unknown[s.number] = k.number
     old_hand_order = [c for p in state.players for c in (p.hand or [])]
@@ -397,8 +404,8 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
 
 def _next_frames(state: TableState, atoms: Atoms) -> list[dict[str, Any]]:
     cards: dict[int, list[str]] = defaultdict(list)
-    for d, c in atoms.args("next_subhand", 2):
-        cards[d.number].append(_card_of(c))
+    for d, c, k in atoms.args("next_subhand", 3):
+        cards[d.number] += [_card_of(c)] * k.number
     unknown = {d.number: k.number for d, k in atoms.args("next_subhand_unknown", 2)}
     frames = []
     for d, s, o, left in sorted(atoms.args("next_subframe", 4), key=lambda a: a[0].number):

@@ -1,10 +1,14 @@
 """Whole games of random legal moves through the engine (`fluxx-adjudicator simulate`).
 
-A game is dealt from the full rulebook deck (seed 000: every card but Basic Rules, which starts on
+A game of an edition (`fluxx`, `math`, `fluxxnomic`; the `fluxx` edition with its expansions) is
+dealt from its whole deck, every copy of every card (every card but Basic Rules, which starts on
 the table, and the promo card, whose text the sources lack), then each step takes the ruling of
 the current state, picks one of `legal_actions` at random, applies it with `apply_action` (a
 seeded run: shuffles and random picks are concrete) and picks one of its outcomes at random (the
-player's decisions). The invariants (`invariant_violations`) are checked after every move.
+player's decisions). The invariants (`invariant_violations`) are checked after every move: the
+copies of every card over all the zones are the deck's. A move or a ruling that hits the
+engine's time limit ends its game (`ended: "time_limit"`, the move and its table kept in the
+result); the other games of the batch go on.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cards.catalog import Catalog, catalog_for
+from ..engine.solve import TimeLimitError
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import Player, TableState, Turn
 from .moves import SUB_HANDS, apply_action, legal_actions
@@ -47,7 +52,8 @@ def deal(rng: random.Random, players: int, edition: str = "fluxx",
 
 
 def card_places(state: TableState) -> Counter[str]:
-    """Every card where the state shows it (hands, table, piles, sub-hands)."""
+    """Every copy of every card where the state shows it (hands, table, piles, sub-hands, the
+    chain), counted: Math Fluxx has several copies of a card."""
     places: Counter[str] = Counter()
     for p in state.players:
         places.update(p.hand or [])
@@ -72,7 +78,7 @@ def invariant_violations(state: TableState, ruling: dict[str, Any], full_deck: C
     if unknown or (state.draw_pile is None and state.draw_pile_size):
         out.append(f"unknown cards in a seeded game: hands {unknown}, pile {state.draw_pile_size}")
     places = card_places(state)
-    if places != full_deck:
+    if places != full_deck:  # copies counted: a copy lost where another remains is caught
         lost = full_deck - places
         extra = places - full_deck
         out.append(f"cards lost {dict(lost)} or duplicated {dict(extra)}")
@@ -92,12 +98,16 @@ def invariant_violations(state: TableState, ruling: dict[str, Any], full_deck: C
 class GameResult:
     seed: int
     players: int
-    ended: str  # "win" | "step_cap" | "stuck" | "violation"
+    ended: str  # "win" | "step_cap" | "stuck" | "violation" | "time_limit"
     winner: str | None
     steps: int
     turns: int
     violations: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    edition: str = "fluxx"
+    expansions: list[str] = field(default_factory=list)
+    # the move (or ruling) that hit the engine's time limit, with its table (ended "time_limit")
+    time_limit: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -125,61 +135,78 @@ def random_walk(seed: int, players: int, moves: int, edition: str = "fluxx",
     yield state
 
 
-def play_game(seed: int, players: int = 3, max_steps: int = 200,
-              check: bool = True) -> GameResult:
-    """One game of random legal moves; stops at a win, the step cap, or a broken invariant."""
+def play_game(seed: int, players: int = 3, max_steps: int = 200, check: bool = True,
+              edition: str = "fluxx", expansions: Sequence[str] = ()) -> GameResult:
+    """One game of random legal moves; stops at a win, the step cap, a broken invariant or the
+    engine's time limit (the move and its table are kept in `time_limit`)."""
     started = time.perf_counter()
     rng = random.Random(seed)
-    state = deal(rng, players)
-    game = catalog_for(state.edition)
+    state = deal(rng, players, edition, expansions)
+    game = catalog_for(state.edition, state.expansions)
     full = Counter(deck(game))
-    ruling = ruling_for(state, game)
+    result = GameResult(seed, players, "step_cap", None, 0, 1, edition=state.edition,
+                        expansions=list(state.expansions))
     turns, steps = 1, 0
-    result = GameResult(seed, players, "step_cap", None, 0, 1)
-    while steps < max_steps:
-        if ruling.get("winner"):
-            result.ended, result.winner = "win", ruling["winner"]
-            break
-        actions = legal_actions(state, ruling)
-        if not actions:
-            result.ended = "stuck"
-            result.violations.append(f"no legal move at step {steps}")
-            break
-        action = rng.choice(actions)
-        outcome = apply_action(state, action, seed=rng.randrange(1 << 30), with_ruling=False,
-                               sample=rng.randrange(1 << 30))
-        steps += 1
-        if not outcome.legal or not outcome.outcomes:
-            result.ended = "stuck"
-            result.violations.append(f"step {steps}: {action} gave no outcome "
-                                     f"{[r['key'] for r in outcome.reasons]}")
-            break
-        ended_by = state.active if action["kind"] == "end_turn" else None
-        state = rng.choice(outcome.outcomes).state
+    # what the engine is asked now: the move and its table, or (action None) a table's ruling
+    asked: dict[str, Any] = {"action": None, "state": state}
+    try:
         ruling = ruling_for(state, game)
-        if action["kind"] == "end_turn":
-            turns += 1
-        if check:
-            problems = invariant_violations(state, ruling, full, ended_by)
-            if problems:
-                result.ended = "violation"
-                result.violations += [f"step {steps} after {action}: {p}" for p in problems]
+        while steps < max_steps:
+            if ruling.get("winner"):
+                result.ended, result.winner = "win", ruling["winner"]
                 break
+            actions = legal_actions(state, ruling)
+            if not actions:
+                result.ended = "stuck"
+                result.violations.append(f"no legal move at step {steps}")
+                break
+            action = rng.choice(actions)
+            asked = {"action": action, "state": state}
+            outcome = apply_action(state, action, seed=rng.randrange(1 << 30),
+                                   with_ruling=False, sample=rng.randrange(1 << 30))
+            steps += 1
+            if not outcome.legal or not outcome.outcomes:
+                result.ended = "stuck"
+                result.violations.append(f"step {steps}: {action} gave no outcome "
+                                         f"{[r['key'] for r in outcome.reasons]}")
+                break
+            ended_by = state.active if action["kind"] == "end_turn" else None
+            before, state = state, rng.choice(outcome.outcomes).state
+            asked = {"action": None, "state": state}
+            ruling = ruling_for(state, game)
+            if ended_by is not None:
+                turns += 1
+            if check:
+                problems = invariant_violations(state, ruling, full, ended_by)
+                if problems:
+                    result.ended = "violation"
+                    result.violations += [f"step {steps} after {action}: {p}" for p in problems]
+                    result.violations.append(f"step {steps}: the table before the move "
+                                             f"{before.to_json()}")
+                    break
+    except TimeLimitError as err:
+        result.ended = "time_limit"
+        result.time_limit = {"step": steps, "action": asked["action"],
+                             "state": asked["state"].to_json(), "limit_s": err.limit_s}
     result.steps, result.turns = steps, turns
     result.seconds = round(time.perf_counter() - started, 3)
     return result
 
 
 def simulate(games: int, players: int = 3, seed: int = 0, max_steps: int = 200,
-             check: bool = True) -> dict[str, Any]:
-    """Plays `games` games (game i uses seed `seed + i`) and sums them up."""
+             check: bool = True, edition: str = "fluxx",
+             expansions: Sequence[str] = ()) -> dict[str, Any]:
+    """Plays `games` games of `edition` with `expansions` (game i uses seed `seed + i`) and
+    sums them up."""
     started = time.perf_counter()
-    results = [play_game(seed + i, players, max_steps, check) for i in range(games)]
+    results = [play_game(seed + i, players, max_steps, check, edition, expansions)
+               for i in range(games)]
     seconds = time.perf_counter() - started
     steps = sum(r.steps for r in results)
     wins: Counter[str] = Counter(r.winner for r in results if r.winner)
     return {
         "games": games, "players": players, "seed": seed, "max_steps": max_steps,
+        "edition": edition, "expansions": sorted(set(expansions)),
         "ended": dict(Counter(r.ended for r in results)),
         "wins_by_player": dict(sorted(wins.items())),
         "average_turns": round(sum(r.turns for r in results) / games, 2) if games else 0,
@@ -188,5 +215,7 @@ def simulate(games: int, players: int = 3, seed: int = 0, max_steps: int = 200,
         "seconds": round(seconds, 2),
         "moves_per_second": round(steps / seconds, 1) if seconds else None,
         "violations": [v for r in results for v in r.violations],
+        # the moves that hit the engine's time limit, each with its game's seed and its table
+        "time_limits": [{"seed": r.seed, **r.time_limit} for r in results if r.time_limit],
         "results": [r.to_json() for r in results],
     }

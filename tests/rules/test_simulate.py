@@ -11,13 +11,24 @@ import os
 import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import pytest
 
 from adjudicator.cards.catalog import catalog_for
 from adjudicator.cli import main
+from adjudicator.engine.solve import TimeLimitError
+from adjudicator.referee import simulate as simulate_module
 from adjudicator.referee.ruling import ruling_for
-from adjudicator.referee.simulate import deal, deck, invariant_violations, play_game
+from adjudicator.referee.simulate import (
+    card_places,
+    deal,
+    deck,
+    invariant_violations,
+    play_game,
+    simulate,
+)
+from adjudicator.table.reader import parse_state
 
 GAMES = 200  # short games: 2 to 6 players, 5 moves each, seeds 0..199
 SHORT_STEPS = 5
@@ -84,3 +95,59 @@ def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     assert summary["games"] == 2 and summary["violations"] == []
     assert sum(summary["ended"].values()) == 2
     assert main(["simulate", "--players", "9"]) == 2
+
+
+def test_the_invariants_count_copies() -> None:
+    """Math Fluxx has four Zeros: a state with one of them gone, three still in play, is
+    reported; so is a fifth."""
+    state = deal(random.Random(3), 3, "math")
+    full = Counter(deck(catalog_for("math")))
+    assert full["zero"] == 4 and full["two"] == 3 and sum(full.values()) == 99
+    ruling = ruling_for(state)
+    assert invariant_violations(state, ruling, full) == []
+    where = next(z for z in [state.draw_pile] + [p.hand for p in state.players]
+                 if z and "zero" in z)
+    where.remove("zero")
+    assert card_places(state)["zero"] == 3
+    assert any("lost {'zero': 1}" in v for v in invariant_violations(state, ruling, full))
+    where += ["zero", "zero"]
+    assert any("duplicated {'zero': 1}" in v for v in invariant_violations(state, ruling, full))
+
+
+@pytest.mark.parametrize("edition", ["math", "fluxxnomic"])
+def test_a_short_game_keeps_every_copy(edition: str) -> None:
+    result = play_game(7, players=3, max_steps=8, edition=edition)
+    assert result.violations == [] and result.time_limit is None
+    assert result.ended in ("win", "step_cap") and result.steps > 0
+    assert result.edition == edition
+
+
+def test_a_move_over_the_time_limit_ends_its_game_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move that hit the engine's time limit is reported with its table; the batch goes on."""
+    calls = {"n": 0}
+    real = simulate_module.apply_action
+
+    def slow_second_game(state: Any, action: Any, *args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 4:  # the first move of the second game
+            raise TimeLimitError(10.0)
+        return real(state, action, *args, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "apply_action", slow_second_game)
+    summary = simulate(2, players=2, seed=5, max_steps=3)
+    first, second = summary["results"]
+    assert first["ended"] in ("win", "step_cap") and first["time_limit"] is None
+    assert second["ended"] == "time_limit"
+    hit = summary["time_limits"]
+    assert len(hit) == 1 and hit[0]["seed"] == 6 and hit[0]["action"]["kind"]
+    assert parse_state(hit[0]["state"]).players[0].name == "Ann"  # the table, as a state
+    assert summary["violations"] == []
+
+
+def test_cli_simulate_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "1", "--players", "2", "--max-steps", "2",
+                 "--edition", "fluxx", "--expansions", "creepers,surprises"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["edition"] == "fluxx" and summary["expansions"] == ["creepers", "surprises"]
+    assert main(["simulate", "--edition", "nope"]) == 2
+    assert main(["simulate", "--edition", "math", "--expansions", "creepers"]) == 2
