@@ -111,6 +111,7 @@ def table_facts(state: TableState, game: Catalog) -> str:
         _fact("hand_at_start", state.turn.hand_at_start),
         _fact("drawn", state.turn.drawn),
         _fact("played", state.turn.played),
+        *(_fact("start_duty_done", term(c)) for c in state.turn.start_duties_done),
         _fact("draw_pile_size", state.draw_pile_size),
     ]
     # the extension fields of plays (docs/PLAYS.md): extra_turns, sub_hands

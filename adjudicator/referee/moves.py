@@ -396,7 +396,10 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
         edition=state.edition, expansions=list(state.expansions), players=players,
         active=state.players[active].name, rules=rules, goals=goals,
         turn=Turn(hand_at_start=at_start.number if at_start is not None else
-                  state.turn.hand_at_start, drawn=drawn.number, played=played.number),
+                  state.turn.hand_at_start, drawn=drawn.number, played=played.number,
+                  # Death's start-of-turn duty behind the active player (creeper_free_actions.lp)
+                  start_duties_done=sorted(_card_of(c) for (c,) in
+                                           atoms.args("next_start_done", 1))),
         draw_pile_size=pile_size, draw_pile=pile, discard_pile=discard,
         pending=_next_pending(state, atoms, keep or {}),
         extra=extra)
@@ -451,7 +454,7 @@ def _with_asked_keys(state: TableState, game: Catalog, play: dict[str, Any],
     known = {k: v for k, v in (play.get("choices") or {}).items() if k not in err.keys}
     kind = play.get("kind") or "play"
     action = {"kind": kind, "player": play.get("player") or state.active}
-    if kind in ("play", "surprise"):
+    if kind in ("play", "surprise", "free_action"):
         action["card"] = play.get("card")
     seed = None if play.get("seed") is None else int(play["seed"])
     asked = _asked_keys(state, game, action, known, seed)

@@ -60,6 +60,7 @@ ZONES: dict[str, tuple[str, ...] | None] = {
     "rules": ("new_rule", "meta_rule"),
     "goals": ("goal",),
     "claimed_goals": ("goal",),
+    "start_duties_done": ("creeper",),
     "discard_pile": None,
     "draw_pile": None,
     "pending": None,
@@ -437,7 +438,11 @@ def _turn(r: _Reader, value: Any, players: list[Player], active: str | None) -> 
     start = r.count(value.get("hand_at_start"), "/turn/hand_at_start", hand_now)
     drawn = r.count(value.get("drawn"), "/turn/drawn", 0)
     played = r.count(value.get("played"), "/turn/played", 0)
-    return Turn(hand_at_start=start or 0, drawn=drawn or 0, played=played or 0)
+    # a record of the turn, not a place: a card named here is counted where it lies
+    done = r.cards(value.get("start_duties_done"), "/turn/start_duties_done",
+                   "start_duties_done", copies=False)
+    return Turn(hand_at_start=start or 0, drawn=drawn or 0, played=played or 0,
+                start_duties_done=sorted(set(done)))
 
 
 def _draw_pile(r: _Reader, value: Any) -> tuple[int | None, list[str] | None]:

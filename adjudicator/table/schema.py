@@ -163,7 +163,11 @@ SCHEMAS: dict[str, Any] = {
     "Turn": _nullable({
         "type": "object", "additionalProperties": False,
         "properties": {"hand_at_start": NULLABLE_COUNT, "drawn": NULLABLE_COUNT,
-                       "played": NULLABLE_COUNT},
+                       "played": NULLABLE_COUNT,
+                       "start_duties_done": _cards(
+                           "Creepers: the Creepers whose start-of-turn duty (Death's discard) "
+                           "is behind the active player this turn, met or not owed; optional, "
+                           "default empty, written only when not empty")},
     }),
     "Choices": {**_choices(0),
                 "description": "the choices of a move (docs/PLAYS.md, choice keys)",

@@ -41,9 +41,16 @@ class Turn:
     hand_at_start: int
     drawn: int = 0
     played: int = 0
+    # the Creepers whose start-of-turn duty (Death's discard) is behind the active player this
+    # turn: met, or not owed (rules_asp/ruling/creepers.lp); written only when not empty
+    start_duties_done: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"hand_at_start": self.hand_at_start, "drawn": self.drawn, "played": self.played}
+        out: dict[str, Any] = {"hand_at_start": self.hand_at_start, "drawn": self.drawn,
+                               "played": self.played}
+        if self.start_duties_done:
+            out["start_duties_done"] = list(self.start_duties_done)
+        return out
 
 
 @dataclass

@@ -163,3 +163,73 @@ def test_an_outcomes_choices_sent_back_verbatim_give_that_outcome() -> None:
 @pytest.mark.parametrize(("cid", "case"), _played_cases(), ids=[c for c, _ in _played_cases()])
 def test_every_scenario_outcomes_choices_sent_back_give_it(cid: str, case: dict) -> None:
     assert not _sent_back(parse_state(case["state"]), dict(case["play"])), cid
+
+
+def _case_state(stem: str, cid: str) -> TableState:
+    cases = yaml.safe_load((SCENARIOS / f"{stem}.yaml").read_text(encoding="utf-8"))
+    return parse_state(next(c for c in cases if c["id"] == cid)["state"])
+
+
+FREE_ACTION_TABLES = [
+    ("creepers", "war-moves-peace"), ("creepers", "war-blocks-end-of-turn"),
+    ("creepers", "war-own-turn-blocks-end"), ("creepers", "death-start-of-turn"),
+    ("creepers", "death-owed-after-draw"), ("creepers", "death-discard-blocks-end-of-turn"),
+    ("creepers", "death-duty-done"), ("creepers", "death-discards-itself"),
+    ("creepers", "taxes-free-action-no-play"),
+    ("plays_creepers_surprises", "taxes-discards-money-and-itself"),
+    ("free_actions", "gowi-ends-turn-at-once"), ("free_actions", "gowi-then-limits"),
+    ("plays_free_actions", "gowi-discards-draws-3-and-ends"),
+]
+
+
+@pytest.mark.parametrize(("stem", "cid"), FREE_ACTION_TABLES,
+                         ids=[f"{s}:{c}" for s, c in FREE_ACTION_TABLES])
+def test_free_action_tables_agree(stem: str, cid: str) -> None:
+    """Each free action a ruling lists is accepted with its play (its choices included), and a
+    duty that holds the end of the turn refuses it with the ruling's own reason."""
+    assert disagreements(_case_state(stem, cid)) == []
+
+
+def test_a_free_action_without_its_choice_asks_for_it() -> None:
+    """War posted without the player: legal, one outcome per player, the open choice names them;
+    a choice the ruling does not list is an input error naming the options."""
+    state = _case_state("creepers", "war-moves-peace")
+    answer = play_response(state, {"kind": "free_action", "player": "Bo", "card": "War"})
+    assert answer["legal"] and len(answer["outcomes"]) == 2
+    assert answer["open_choices"] == [{"key": "opponent", "kind": "choice",
+                                       "options": ["Ann", "Cy"]}]
+    with pytest.raises(InputError) as info:
+        play_response(state, {"kind": "free_action", "player": "Bo", "card": "War",
+                              "choices": {"opponent": "Bo"}})
+    assert info.value.items[0].path == "/play/choices"
+
+
+def test_get_on_with_it_with_an_extra_turn_starts_with_the_new_hand() -> None:
+    state = parse_state({"edition": "math", "players": [{"name": "Ann", "hand": ["Zero"]},
+                                                        {"name": "Bo", "hand": ["Two"]}],
+                         "active": "Ann", "rules": ["Get On With It"], "extra_turns": 1,
+                         "turn": {"hand_at_start": 1, "drawn": 1, "played": 0},
+                         "draw_pile": ["Five", "Six", "Seven", "Eight"]})
+    answer = play_response(state, {"kind": "free_action", "card": "Get On With It"})
+    [outcome] = answer["outcomes"]
+    assert outcome["state"]["active"] == "Ann"
+    assert outcome["state"]["turn"] == {"hand_at_start": 3, "drawn": 0, "played": 0}
+
+
+def test_a_free_action_no_file_applies_says_its_effect_is_not_modelled() -> None:
+    """A listed free action whose effect no move file applies (here a ruling entry added by hand:
+    no card of the decks has one yet) is made with the table unchanged and the finding
+    free_action_not_modelled, cited: never "nothing happens"."""
+    from adjudicator.referee import moves
+
+    state = parse_state({"players": [{"name": "Ann", "hand": ["Love"], "keepers": ["Milk"]},
+                                     {"name": "Bo", "hand_size": 2}], "active": "Ann"})
+    facts = moves.build_facts(state, {"kind": "free_action", "card": "Milk"})
+    facts += "legal_move(0,free_action,(card(milk),)).\n"
+    models, _ = moves._solve(facts, 2, game=("fluxx", ()))
+    [atoms] = models
+    shown = {str(a) for a in atoms}
+    assert "finding(play,free_action_not_modelled,(p(0),milk))" in shown
+    assert 'cites(free_action_not_modelled,(p(0),milk),"rulebook:free-actions")' in shown
+    assert "next_keeper(0,milk)" in shown and not any(a.startswith("illegal(") for a in shown)
+    assert not any("nothing_happens" in a for a in shown)

@@ -396,3 +396,19 @@ def test_unknown_card_marker_not_allowed_in_keepers():
         parse_state({"players": [{"name": "Ann", "hand": [], "keepers": ["?"]},
                                  {"name": "Bo", "hand": []}], "active": "Ann"})
     assert err.value.items[0].path == "/players/0/keepers/0"
+
+
+def test_start_duties_done_reads_creepers_and_round_trips() -> None:
+    """turn.start_duties_done (Death's start-of-turn duty behind the active player) holds
+    Creepers by name, kept as ids, written only when not empty; a Keeper there is refused."""
+    table = {"expansions": ["creepers"],
+             "players": [{"name": "Ann", "hand": ["Love"], "keepers": ["Milk"],
+                          "creepers": ["Death"]}, {"name": "Bo", "hand_size": 2}],
+             "active": "Ann", "turn": {"drawn": 1, "start_duties_done": ["死亡"]}}
+    state = parse_state(table)
+    assert state.turn.start_duties_done == ["death"]
+    assert state.to_json()["turn"]["start_duties_done"] == ["death"]
+    assert "start_duties_done" not in parse_state({**table, "turn": {"drawn": 1}}).to_json()["turn"]
+    with pytest.raises(InputError) as info:
+        parse_state({**table, "turn": {"start_duties_done": ["Milk"]}})
+    assert [i.path for i in info.value.items] == ["/turn/start_duties_done/0"]
