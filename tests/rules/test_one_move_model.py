@@ -231,5 +231,5 @@ def test_a_free_action_no_file_applies_says_its_effect_is_not_modelled() -> None
     shown = {str(a) for a in atoms}
     assert "finding(play,free_action_not_modelled,(p(0),milk))" in shown
     assert 'cites(free_action_not_modelled,(p(0),milk),"rulebook:free-actions")' in shown
-    assert "next_keeper(0,milk)" in shown and not any(a.startswith("illegal(") for a in shown)
+    assert "next_keeper(0,milk,1)" in shown and not any(a.startswith("illegal(") for a in shown)
     assert not any("nothing_happens" in a for a in shown)
