@@ -31,7 +31,7 @@ from ..engine import solve
 from ..engine.facts import state_facts, term
 from ..engine.terms import Term, read_atoms
 from ..errors import InputError, error, pointer
-from ..messages import LANGS, by_lang, messages, pair
+from ..messages import by_lang, pair
 from ..resources import rules_dir
 from ..table.choices import (
     CARD_KEYS,
@@ -491,11 +491,6 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     game = catalog_for(state.edition, state.expansions)
     choices = dict(choices or {})
     ctx = Context(state, game)
-    card = action.get("card")
-    if action.get("kind", "play") == "play" and card is not None:
-        known = game.resolve(card) if isinstance(card, str) else None
-        if known is not None and known.type == "promo":
-            return _unknown_effect(state, game, known.id)
     choices = chain_choices(state, game, action, choices)
     if keep is None:
         keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
@@ -511,6 +506,11 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         cites = cites_of(first, ctx)
         return PlayResult(legal=False, reasons=[f for f in findings_of(first, ctx, cites)
                                                 if f["key"] in {k.name for k, _ in illegal}])
+    if first.args("play_effect_unknown", 1):
+        # the rules say what playing the card does is unknown (rules_asp/moves/actions.lp)
+        cites = cites_of(first, ctx)
+        return PlayResult(legal=True, unknown_effect=True, reasons=[
+            f for f in findings_of(first, ctx, cites) if f["key"] == "play_text_missing"])
     named = first.args("card_to_name", 1)
     if action.get("kind", "play") == "play" and action.get("card") is None:
         # a card of a hand the table does not show: the table names it (the cards it may be)
@@ -580,15 +580,6 @@ def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
             kinds[key] = "chance" if key in ("scramble", "taken", "random") else "choice"
     return [{"key": k, "kind": kinds[k], "options": sorted(v, key=str)}
             for k, v in sorted(options.items()) if len(v) > 1]
-
-
-def _unknown_effect(state: TableState, game: Catalog, card: str) -> PlayResult:
-    c = game.get(card)
-    key = "play_text_missing"
-    text = {lang: messages()[key][lang].format(c.name(lang)) for lang in LANGS}
-    reason = {"about": "play", "key": key, "args": [card], "text": text,
-              "sources": [c.source()]}
-    return PlayResult(legal=True, reasons=[reason], unknown_effect=True)
 
 
 def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],

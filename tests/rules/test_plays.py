@@ -94,6 +94,9 @@ def test_play_scenario(case: dict[str, Any]) -> None:
     if "findings" in want:
         keys = {f["key"] for f in outcomes[0]["play_findings"]}
         assert set(want["findings"]) <= keys, keys
+    if "no_findings" in want:
+        keys = {f["key"] for f in outcomes[0]["play_findings"]}
+        assert not set(want["no_findings"]) & keys, keys
     for outcome in outcomes:
         assert outcome["ruling"]["ok"], outcome["ruling"]
         assert all(f["sources"] for f in outcome["play_findings"])
