@@ -622,8 +622,11 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     # for the final outcomes only (below), which saves one grounding per intermediate step
     result = apply_action(state, action, choices, seed, with_ruling=not order, keep=keep)
     step = 0
+    # a play of the sub-hand that waits in the Surprise chain stops it: the rest of `order` is
+    # played once the chain is closed (a `resolve` with `order`)
     while (result.legal and order and len(result.outcomes) == 1 and not result.open_choices
-           and result.outcomes[0].state.extra.get(SUB_HANDS)):
+           and result.outcomes[0].state.extra.get(SUB_HANDS)
+           and not result.outcomes[0].state.pending):
         nxt = order.pop(0)
         step += 1
         sub_choices = then.get(nxt) or then.get(_card(game, nxt, "/play/choices/order")) or {}
@@ -641,7 +644,9 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     result = _claims_made(result, game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
-        if frames:  # the cards set aside still have to be played: say which, in what order
+        # the cards set aside still have to be played (once the chain, if any, is closed): say
+        # which, in what order
+        if frames and not result.outcomes[0].state.pending:
             result.open_choices = [{"key": "order", "kind": "choice",
                                     "options": list(frames[-1]["cards"]),
                                     "plays_left": frames[-1]["plays_left"]}]
