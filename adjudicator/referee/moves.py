@@ -31,7 +31,7 @@ from ..engine import solve
 from ..engine.facts import state_facts, term
 from ..engine.terms import Term, read_atoms
 from ..errors import InputError, error, pointer
-from ..messages import LANGS, by_lang, messages, pair
+from ..messages import by_lang, pair
 from ..resources import rules_dir
 from ..table.choices import (
     CARD_KEYS,
@@ -506,11 +506,6 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     game = catalog_for(state.edition, state.expansions)
     choices = dict(choices or {})
     ctx = Context(state, game)
-    card = action.get("card")
-    if action.get("kind", "play") == "play" and card is not None:
-        known = game.resolve(card) if isinstance(card, str) else None
-        if known is not None and known.type == "promo":
-            return _unknown_effect(state, game, known.id)
     choices = chain_choices(state, game, action, choices)
     if keep is None:
         keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
@@ -526,6 +521,11 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         cites = cites_of(first, ctx)
         return PlayResult(legal=False, reasons=[f for f in findings_of(first, ctx, cites)
                                                 if f["key"] in {k.name for k, _ in illegal}])
+    if first.args("play_effect_unknown", 1):
+        # the rules say what playing the card does is unknown (rules_asp/moves/actions.lp)
+        cites = cites_of(first, ctx)
+        return PlayResult(legal=True, unknown_effect=True, reasons=[
+            f for f in findings_of(first, ctx, cites) if f["key"] == "play_text_missing"])
     named = first.args("card_to_name", 1)
     if action.get("kind", "play") == "play" and action.get("card") is None:
         # a card of a hand the table does not show: the table names it (the cards it may be)
@@ -597,15 +597,6 @@ def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
             for k, v in sorted(options.items()) if len(v) > 1]
 
 
-def _unknown_effect(state: TableState, game: Catalog, card: str) -> PlayResult:
-    c = game.get(card)
-    key = "play_text_missing"
-    text = {lang: messages()[key][lang].format(c.name(lang)) for lang in LANGS}
-    reason = {"about": "play", "key": key, "args": [card], "text": text,
-              "sources": [c.source()]}
-    return PlayResult(legal=True, reasons=[reason], unknown_effect=True)
-
-
 def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
                 choices: dict[str, Any], seed: int | None) -> PlayResult:
     """The given choices allow no outcome: say which choices are open without them."""
@@ -646,8 +637,11 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     # for the final outcomes only (below), which saves one grounding per intermediate step
     result = apply_action(state, action, choices, seed, with_ruling=not order, keep=keep)
     step = 0
+    # a play of the sub-hand that waits in the Surprise chain stops it: the rest of `order` is
+    # played once the chain is closed (a `resolve` with `order`)
     while (result.legal and order and len(result.outcomes) == 1 and not result.open_choices
-           and result.outcomes[0].state.extra.get(SUB_HANDS)):
+           and result.outcomes[0].state.extra.get(SUB_HANDS)
+           and not result.outcomes[0].state.pending):
         nxt = order.pop(0)
         step += 1
         sub_choices = then.get(nxt) or then.get(_card(game, nxt, "/play/choices/order")) or {}
@@ -665,7 +659,9 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     result = _claims_made(result, game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
-        if frames:  # the cards set aside still have to be played: say which, in what order
+        # the cards set aside still have to be played (once the chain, if any, is closed): say
+        # which, in what order
+        if frames and not result.outcomes[0].state.pending:
             result.open_choices = [{"key": "order", "kind": "choice",
                                     "options": list(frames[-1]["cards"]),
                                     "plays_left": frames[-1]["plays_left"]}]

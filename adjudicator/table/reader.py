@@ -332,7 +332,7 @@ def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> Ta
     turn = _turn(r, data.get("turn"), players, active)
     discard = r.cards(data.get("discard_pile"), "/discard_pile", "discard_pile")
     draw_size, draw_list = _draw_pile(r, data.get("draw_pile"))
-    pending = _pending(r, data.get("pending"), names)
+    pending = _pending(r, data.get("pending"), names, active)
     frames = _sub_hands(r, data.get(SUB_HANDS), names)
     extra_turns = r.count(data.get(EXTRA_TURNS), "/" + EXTRA_TURNS)
     if check_copies:
@@ -451,7 +451,7 @@ def _draw_pile(r: _Reader, value: Any) -> tuple[int | None, list[str] | None]:
     return r.count(value, "/draw_pile"), None
 
 
-def _pending(r: _Reader, value: Any, names: list[str]) -> list[PendingPlay]:
+def _pending(r: _Reader, value: Any, names: list[str], active: str | None) -> list[PendingPlay]:
     out: list[PendingPlay] = []
     for i, raw in enumerate(r.listing(value, "/pending")):
         path = pointer("pending", i)
@@ -466,8 +466,30 @@ def _pending(r: _Reader, value: Any, names: list[str]) -> list[PendingPlay]:
         cid = r.card(raw.get("card"), path + "/card", "pending")
         choices = _pending_choices(r, raw.get("choices"), names, path + "/choices")
         if ok and cid is not None:
+            if i == 0:
+                _check_first_link(r, player, cid, active)
             out.append(PendingPlay(player=player, card=cid, choices=choices))
     return out
+
+
+def _check_first_link(r: _Reader, player: str, cid: str, active: str | None) -> None:
+    """The chain's first card (link 0) is the active player's play: no other first link can be on
+    a table. Cards are played on one's own turn (rulebook "each turn"); the only cards played out of
+    turn are Surprises (reference creepers-and-surprises.md: "A Surprise can be played at any time,
+    even out of turn"), and out of turn a Surprise only answers a card just played: "They play a
+    card. You cancel it with the appropriate Surprise" (FAQ 002-62), "Surprises can only be played
+    for an out-of-turn effect when there is an effect to be had" (002-52), "The 'out of turn'
+    functions almost always cancel some other card play" (002-70; the four Surprises of the
+    expansion all cancel one). So a Surprise played out of turn is a later link, answering the
+    card before it, never link 0; a Surprise as link 0 is the active player's in-turn play
+    (002-62: "They play a Surprise for the in-turn function")."""
+    if active is None or player == active or r.catalog is None or cid == UNKNOWN_CARD:
+        return
+    card = r.catalog.get(cid)
+    key = "pending_first_surprise_out_of_turn" if card.type == "surprise" else (
+        "pending_first_out_of_turn")
+    r.error(pointer("pending", 0, "player"), key, [active], player=player, active=active,
+            name={"en": card.name_en, "zh": card.name_zh})
 
 
 def _pending_choices(r: _Reader, value: Any, names: list[str], path: str) -> dict[str, Any]:

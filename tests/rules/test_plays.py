@@ -69,6 +69,8 @@ def test_play_scenario(case: dict[str, Any]) -> None:
     response = run_case(case)
     assert response["ok"] is True
     assert response["legal"] is want.get("legal", True), response["reasons"]
+    said = [r["text"]["en"] for r in response["reasons"]]
+    assert len(said) == len(set(said)), f"a reason given twice: {said}"
     if "reasons" in want:
         keys = {r["key"] for r in response["reasons"]}
         assert set(want["reasons"]) <= keys, keys
@@ -92,6 +94,9 @@ def test_play_scenario(case: dict[str, Any]) -> None:
     if "findings" in want:
         keys = {f["key"] for f in outcomes[0]["play_findings"]}
         assert set(want["findings"]) <= keys, keys
+    if "no_findings" in want:
+        keys = {f["key"] for f in outcomes[0]["play_findings"]}
+        assert not set(want["no_findings"]) & keys, keys
     for outcome in outcomes:
         assert outcome["ruling"]["ok"], outcome["ruling"]
         assert all(f["sources"] for f in outcome["play_findings"])
