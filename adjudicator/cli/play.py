@@ -31,7 +31,7 @@ def _choices(text: str | None) -> dict:
         return {}
     try:
         value = json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # a syntax error, or an integer longer than Python converts
         raise InputError(error("/play/choices", "choices_not_json")) from None
     if not isinstance(value, dict):
         raise InputError(error("/play/choices", "choices_not_object"))
