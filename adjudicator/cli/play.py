@@ -40,7 +40,7 @@ def _choices(text: str | None, path: str = "/play/choices") -> dict:
         return {}
     try:
         value = json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # a syntax error, or an integer longer than Python converts
         raise InputError(error(path, "choices_not_json")) from None
     if not isinstance(value, dict):
         raise InputError(error(path, "choices_not_object"))

@@ -3,6 +3,10 @@
 This module only translates: seats are numbered 0..N-1 in seat order, card ids become clingo
 constants (or quoted strings when they start with a digit, via `term`), counts become numbers.
 No game rule is decided here; the .lp files in rules_asp/ do that.
+
+Only the catalog's card ids, the reader's numbers and fixed names reach the program: no text a
+client wrote (a player's name, a card as spelled) is ever spliced into it. Players are their seat
+numbers; the referee (referee/render.py) names them from the state.
 """
 
 from __future__ import annotations
@@ -26,12 +30,6 @@ def term(card_id: str) -> str:
     if _CONSTANT.match(card_id):
         return card_id
     return '"' + card_id.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def text_literal(text: str) -> str:
-    """Any text (a player's name) as a clingo string."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
 
 
 def _fact(name: str, *args: object) -> str:
@@ -83,7 +81,6 @@ def table_facts(state: TableState, game: Catalog) -> str:
     out.append(f"seat(0..{n - 1}).")
     out.append(_fact("nseats", n))
     for seat, player in enumerate(state.players):
-        out.append(_fact("seat_name", seat, text_literal(player.name)))
         out.append(_fact("hand_size", seat, player.hand_size))
         if player.hand is not None:
             out.append(_fact("hand_known", seat))

@@ -303,22 +303,26 @@ def _collector(sink: list[str]) -> Callable[[clingo.MessageCode, str], None]:
 
 
 def solve(facts: str, path: Path | None = None, extra: Sequence[str] = (), *,
-          edition: str | None = None, expansions: Iterable[str] = ()) -> Solution:
+          edition: str | None = None, expansions: Iterable[str] = (),
+          limit_s: float | None = None) -> Solution:
     """Grounds the rules with `facts` (program text) and returns up to two answer sets' worth.
     The rules are the program of `edition` with `expansions` (the game of the facts: pass the
-    table state's), or the full hub when no edition is given, or the file `path`."""
-    return run(program(path, edition=edition, expansions=expansions), [facts, *extra])
+    table state's), or the full hub when no edition is given, or the file `path`. `limit_s`:
+    the seconds allowed (default `time_limit()`)."""
+    return run(program(path, edition=edition, expansions=expansions), [facts, *extra],
+               limit_s=limit_s)
 
 
 def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
-        shown_handles: bool = False) -> Solution:
+        shown_handles: bool = False, limit_s: float | None = None) -> Solution:
     """Grounds parsed `statements` (shared ones are added under the lock) with program `texts`
     in a fresh Control, under the time limit, and returns up to two answer sets' worth: the
     one way the engine grounds and solves (solve, and batch.py's renamed program).
 
     What is grounded is the plan (relevance.py: the rules the facts can fire). `shown_handles`:
     the Solution's symbols are clingo's handles of the shown atoms (terms.handles: no Symbol
-    object made per atom), for a caller that reads them by handle (batch.split)."""
+    object made per atom), for a caller that reads them by handle (batch.split). `limit_s`: the
+    seconds allowed, from the call (default `time_limit()`; batch.py gives a batch less)."""
     started = time.perf_counter()
     grounding = plan(statements, texts)
     analysed = time.perf_counter()
@@ -341,7 +345,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
             shown = model.symbols(shown=True)
             found.append(terms.handles(shown) if shown_handles else list(shown))
 
-    solve_within(ctl, started, on_model)
+    solve_within(ctl, started, on_model, limit_s)
     done = time.perf_counter()
     # ground_ms from the start: the analysis, adding and grounding
     stats = _stats(ctl, grounded - started, done - grounded)

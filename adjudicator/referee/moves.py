@@ -25,6 +25,7 @@ from typing import Any
 
 import clingo
 import clingo.ast
+import orjson
 
 from ..cards.catalog import Catalog, catalog_for
 from ..engine import solve
@@ -56,6 +57,11 @@ from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for
 
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
+# Bytes of JSON the outcomes listed may take together (the first is always listed): each outcome
+# is a whole table and its ruling, so a large table (a request near its 256 KB) would otherwise
+# be answered with 24 copies of itself. Past it the outcomes are cut as past MAX_OUTCOMES, and
+# the answer says so (`outcomes_truncated`, `outcomes_size_limit`).
+MAX_OUTCOME_BYTES = 1 << 20
 # Choice keys (docs/PLAYS.md) and the shape of their values: table/choices.py (the reader
 # checks the choices a link of `pending` keeps with the same code).
 
@@ -87,6 +93,7 @@ class PlayResult:
     open_choices: list[dict[str, Any]] = field(default_factory=list)
     truncated: bool = False
     unknown_effect: bool = False
+    cut_by_size: bool = False  # outcomes left out for MAX_OUTCOME_BYTES (truncated too)
 
     def to_json(self) -> dict[str, Any]:
         out = {"ok": True, "legal": self.legal, "reasons": self.reasons,
@@ -94,7 +101,42 @@ class PlayResult:
                "open_choices": self.open_choices}
         if self.truncated:
             out["outcomes_truncated"] = True
+        if self.cut_by_size:
+            out["outcomes_size_limit"] = MAX_OUTCOME_BYTES
         return out
+
+
+def _json_size(value: Any) -> int:
+    try:
+        return len(orjson.dumps(value))
+    except TypeError:  # an integer beyond 64 bits in a field kept as given
+        import json
+
+        return len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+
+
+def _within_size(outcomes: list[Outcome], game: Catalog) -> tuple[list[Outcome], bool]:
+    """The outcomes whose JSON fits MAX_OUTCOME_BYTES together, in order (the first always),
+    each ruled (`ruling_for`) where it is not yet, and whether any was left out: the outcomes
+    past the budget are never ruled."""
+    kept: list[Outcome] = []
+    size = 0
+    for outcome in outcomes:
+        if outcome.ruling is None:
+            outcome.ruling = ruling_for(outcome.state, game)
+        size += _json_size(outcome.to_json())
+        if kept and size > MAX_OUTCOME_BYTES:
+            return kept, True
+        kept.append(outcome)
+    return kept, False
+
+
+def _fit(result: PlayResult, game: Catalog) -> PlayResult:
+    """`result` with its outcomes ruled and cut to MAX_OUTCOME_BYTES (`_within_size`)."""
+    result.outcomes, cut = _within_size(result.outcomes, game)
+    if cut:
+        result.truncated = result.cut_by_size = True
+    return result
 
 
 # ---- the program -------------------------------------------------------------------------------
@@ -543,11 +585,14 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         seen.add(fingerprint)
         cites = cites_of(atoms, ctx)
         outcomes.append(Outcome(
-            state=new_state, ruling=ruling_for(new_state, game) if with_ruling else None,
-            picks=_picks(ctx, atoms),
+            state=new_state, ruling=None, picks=_picks(ctx, atoms),
             findings=[f for f in findings_of(atoms, ctx, cites)
                       if f["key"] in play_finding_keys()]))
-    result = PlayResult(legal=True, outcomes=outcomes, truncated=more)
+    cut = False
+    if with_ruling:  # ruled in order, as long as the answer can hold them
+        outcomes, cut = _within_size(outcomes, game)
+        more = more or cut
+    result = PlayResult(legal=True, outcomes=outcomes, truncated=more, cut_by_size=cut)
     if len(outcomes) > 1 or more:
         result.open_choices = (_open_choices(ctx, _brave(facts, _game_of(state))) if more
                                else _open_from(outcomes))
@@ -652,11 +697,9 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
         if not sub.legal:
             return sub
         result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,
-                            open_choices=sub.open_choices, truncated=sub.truncated)
-    for outcome in result.outcomes:
-        if outcome.ruling is None:
-            outcome.ruling = ruling_for(outcome.state, game)
-    result = _claims_made(result, game)
+                            open_choices=sub.open_choices, truncated=sub.truncated,
+                            cut_by_size=sub.cut_by_size)
+    result = _claims_made(_fit(result, game), game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
         # the cards set aside still have to be played (once the chain, if any, is closed): say
@@ -702,6 +745,7 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     choices = play.get("choices") or {}
     seed = None if play.get("seed") is None else int(play["seed"])
     kind = play.get("kind") or "play"
+    game = catalog_for(state.edition, state.expansions)
     action = {"kind": kind, "player": play.get("player") or state.active,
               "card": play.get("card")}
     if kind == "play":
@@ -709,9 +753,9 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     elif kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
         result = _play_through(state, {"kind": kind, "player": action["player"]}, choices, seed)
     else:
-        result = _claims_made(apply_action(state, action, choices, seed),
-                              catalog_for(state.edition, state.expansions))
-    return _told(result, state, action).to_json()
+        result = _claims_made(apply_action(state, action, choices, seed), game)
+    # a claim's outcomes (Keep Going) may add to them: cut to the size limit last
+    return _fit(_told(result, state, action), game).to_json()
 
 
 # ---- legal actions ---------------------------------------------------------------------------

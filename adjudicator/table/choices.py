@@ -19,6 +19,7 @@ from typing import Any
 
 from ..cards.catalog import Catalog
 from ..errors import ErrorItem, InputError, pointer, table_item
+from .names import canonical
 from .schema import (  # noqa: F401  (the choice keys, for this module's callers)
     CARD_KEYS,
     CARD_LIST_KEYS,
@@ -38,6 +39,7 @@ EXTRA_TURNS = "extra_turns"  # extension field: Take Another Turn owed to the ac
 
 
 def seat_of(state: TableState, name: Any, path: str) -> int:
+    name = canonical(name)  # names are kept and compared in NFC (table/names.py)
     for i, p in enumerate(state.players):
         if p.name == name:
             return i
@@ -80,6 +82,7 @@ def unknown_choice_key(key: Any, path: str, asked: list[str] | None = None) -> E
 
 
 def _player_name(names: list[str], value: Any, path: str) -> str:
+    value = canonical(value)  # names are kept and compared in NFC (table/names.py)
     if value in names:
         return value
     raise InputError(table_item(path, "no_such_player", list(names), name=value))

@@ -13,6 +13,7 @@ seated), as the contract describes the input.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,7 @@ from .choices import (
     normalize_choices,
     unknown_choice_key,
 )
+from .names import canonical, invisible
 from .schema import (  # noqa: F401  (the bounds, for the reader's callers)
     MAX_COUNT,
     MAX_DEPTH,
@@ -42,6 +44,13 @@ from .schema import (  # noqa: F401  (the bounds, for the reader's callers)
     Problem,
 )
 from .state import PendingPlay, Player, TableState, Turn
+
+# YAML costs far more to read than JSON (about 10 ms of CPU per KB with libyaml's parser, 30 ms
+# with PyYAML's own; JSON: microseconds), so a table written in YAML is held to a lower limit
+# than JSON's MAX_TEXT. A real table in YAML has a few KB.
+MAX_YAML_TEXT = 64 * 1024
+# libyaml's parser where PyYAML has it, PyYAML's own otherwise: the same documents, the same marks
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # "Did you mean" look-ups are fuzzy matches over the whole catalog, and their cost grows with the
 # text's length: a hostile body of thousands of long unknown names must not buy minutes of CPU.
@@ -69,7 +78,9 @@ ZONES: dict[str, tuple[str, ...] | None] = {
 
 
 def load_state_text(text: str) -> Any:
-    """Parses a table state written as JSON or YAML. Syntax errors -> InputError at path ""."""
+    """Parses a table state written as JSON or YAML. Syntax errors -> InputError at path "";
+    so are text no UTF-8 can hold (lone surrogates: schema.lone_surrogates) and integers
+    longer than Python converts (sys.get_int_max_str_digits())."""
     if not isinstance(text, str):
         raise InputError(table_item("", "text_not_text"))
     if len(text) > MAX_TEXT:
@@ -77,23 +88,36 @@ def load_state_text(text: str) -> Any:
                          status=413)
     if not text.strip():
         raise InputError(table_item("", "text_empty"))
+    data = _parse_text(text)
+    broken = schema.lone_surrogates(data)
+    if broken:
+        raise InputError(broken)
+    return data
+
+
+def _parse_text(text: str) -> Any:
     try:
         return json.loads(text)
     except RecursionError:
         raise _too_deep() from None
-    except ValueError as err:
+    except json.JSONDecodeError as err:
         json_error = err
+    except ValueError:  # not a syntax error: an integer longer than Python converts
+        raise _number_too_long() from None
     if text.lstrip()[:1] in "{[":
         # it was meant to be JSON: the JSON parser's position is the useful one
         raise InputError(table_item(
             "", "text_not_json", problem=getattr(json_error, "msg", str(json_error)),
             line=getattr(json_error, "lineno", 0), column=getattr(json_error, "colno", 0)))
+    if len(text) > MAX_YAML_TEXT:
+        raise InputError(table_item("", "text_yaml_too_long", got=len(text),
+                                    limit=MAX_YAML_TEXT, json_limit=MAX_TEXT), status=413)
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=_YAML_LOADER):
             if isinstance(event, yaml.AliasEvent):
                 # aliases can expand exponentially ("billion laughs"): refuse them
                 raise InputError(table_item("", "text_yaml_alias"))
-        return _jsonable(yaml.safe_load(text))
+        return _jsonable(yaml.load(text, Loader=_YAML_LOADER))
     except RecursionError:
         raise _too_deep() from None
     except yaml.YAMLError as err:
@@ -103,6 +127,16 @@ def load_state_text(text: str) -> Any:
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
         raise InputError(table_item("", "text_not_yaml", problem=problem,
                                     where={"en": en, "zh": zh})) from None
+    except ValueError as err:  # a constructor's: int() past its digits, a date that is none
+        if "digits" in str(err):
+            raise _number_too_long() from None
+        raise InputError(table_item("", "text_not_yaml", problem=str(err),
+                                    where={"en": "", "zh": ""})) from None
+
+
+def _number_too_long() -> InputError:
+    return InputError(table_item("", "text_number_too_long", digits=sys.get_int_max_str_digits(),
+                                 limit=MAX_COUNT))
 
 
 def _too_deep() -> InputError:
@@ -380,12 +414,18 @@ def _players(r: _Reader, value: Any) -> list[Player]:
         if not r.place(path):
             continue
         name = raw.get("name")
+        bad = invisible(name) if isinstance(name, str) else None
         if not r.place(path + "/name") or name is None:
             name = f"#{i}"
-        elif name in seen:
-            r.error(path + "/name", "duplicate_player", name=name, other=seen[name])
+        elif bad is not None:
+            r.error(path + "/name", "player_name_invisible", position=bad[0], char=bad[1])
+            name = f"#{i}"
         else:
-            seen[name] = i
+            name = canonical(name)  # the same name typed either way is one name (names.py)
+            if name in seen:
+                r.error(path + "/name", "duplicate_player", name=name, other=seen[name])
+            else:
+                seen[name] = i
         players.append(_player(r, raw, path, name))
     return players
 
@@ -414,6 +454,7 @@ def _player(r: _Reader, raw: dict[str, Any], path: str, name: str) -> Player:
 def _active(r: _Reader, value: Any, names: list[str]) -> str | None:
     if not r.place("/active", names[:3]) or value is None:
         return None
+    value = canonical(value)
     if value not in names:
         folded = [n for n in names if n.casefold() == value.casefold()]
         r.error("/active", "not_a_player", folded or schema.close(value, names) or names[:3],
@@ -457,7 +498,7 @@ def _pending(r: _Reader, value: Any, names: list[str], active: str | None) -> li
         path = pointer("pending", i)
         if not r.place(path):
             continue
-        player = raw.get("player")
+        player = canonical(raw.get("player"))
         ok = r.place(path + "/player") and player is not None
         if ok and player not in names:
             r.error(path + "/player", "not_a_player", schema.close(player, names) or names[:3],
@@ -512,7 +553,7 @@ def _sub_hands(r: _Reader, value: Any, names: list[str]) -> list[dict[str, Any]]
         path = pointer(SUB_HANDS, i)
         if not r.place(path):
             continue
-        player = raw.get("player")
+        player = canonical(raw.get("player"))
         ok = r.place(path + "/player") and player is not None
         if ok and player not in names:
             r.error(path + "/player", "no_such_player", names, name=player)
@@ -633,7 +674,7 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
             card_id(game, play.get("card"), "/play/card")
         except InputError as err:
             errors += err.items
-    player = play.get("player")
+    player = canonical(play.get("player"))
     if player is not None and player not in names:
         errors.append(table_item("/play/player", "no_such_player", names, name=player))
     given = canonical_choices(play.get("choices") or {})

@@ -17,18 +17,23 @@ message per keyword in English and Chinese (adjudicator/messages/table.yaml). Th
 validator (jsonschema_rs) answers a body that fits, the common case, in microseconds; the
 jsonschema library, a few milliseconds a table, explains a body that does not. Whether a table
 makes sense (copies of a card, a card's type in its zone, names that resolve) is the reader's
-business (adjudicator/table/reader.py).
+business (adjudicator/table/reader.py), and so are the characters a player's name may hold
+(adjudicator/table/names.py: Unicode categories, which JSON Schema's patterns cannot name
+alike in every engine). Text that no UTF-8 can hold (a lone surrogate) is refused here, before
+the validators (`lone_surrogates`).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 import jsonschema_rs
+import orjson
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
@@ -144,6 +149,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["name"],
         "properties": {
             "name": {"type": "string", "maxLength": MAX_NAME, "pattern": r"\S",
+                     "description": "unique; no control, invisible or line-breaking "
+                                    "character; kept and compared in Unicode NFC (the reader "
+                                    "checks these: adjudicator/table/names.py)",
                      MESSAGES: {"pattern": "player_name_blank", "maxLength": "player_name_long"}},
             "hand": _cards("the cards in hand; \"?\" for a card there but unknown"),
             "hand_size": NULLABLE_COUNT,
@@ -307,6 +315,9 @@ def problems(name: str, data: Any, guess: Guess | None = None) -> list[Problem]:
     deep = _depth(name, data)
     if deep:  # before the validators, which descend recursively (the library in Python)
         return deep
+    broken = lone_surrogates(data)
+    if broken:  # before anything that writes the text out: no message may echo it
+        return [Problem(item, "surrogate", True) for item in broken]
     fast, slow = _validators(name)
     if fast.is_valid(data):
         return []
@@ -346,6 +357,40 @@ def _depth(name: str, data: Any) -> list[Problem]:
                 stack += [((*parts, i), v, depth + 1) for i, v in enumerate(value)
                           if depth + 1 > MAX_DEPTH or isinstance(v, list | dict)]
     return sorted(found, key=lambda p: _order(data, p.item.path))
+
+
+def lone_surrogates(data: Any, base: str = "") -> list[ErrorItem]:
+    """Every text of `data` (a value or an object's key) holding a lone surrogate, a code
+    point of U+D800..U+DFFF that JSON's unpaired `\\ud800` escapes (and YAML's) decode to and
+    that no UTF-8 text can hold: nothing could write it out again, a message quoting it least of
+    all. At `base` + its JSON pointer (a key: its object's). orjson writes any body without one
+    in microseconds, and refuses one that has (or an integer beyond 64 bits): only then is the
+    body walked."""
+    try:
+        orjson.dumps(data)
+        return []
+    except TypeError:  # orjson.JSONEncodeError is one
+        pass
+    found: dict[str, ErrorItem] = {}
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), data)]
+    while stack:
+        parts, value = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                at = base + pointer(*parts)
+                found.setdefault(at, table_item(at, "text_surrogate"))
+        elif isinstance(value, dict):
+            if any(isinstance(k, str) and _SURROGATE.search(k) for k in value):
+                at = base + pointer(*parts)
+                found.setdefault(at, table_item(at, "text_surrogate"))
+                continue  # the object is refused whole
+            stack += [((*parts, k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [((*parts, i), v) for i, v in enumerate(value)]
+    return sorted(found.values(), key=lambda item: _order(data, item.path[len(base):]))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def errors(name: str, data: Any, guess: Guess | None = None) -> list[ErrorItem]:

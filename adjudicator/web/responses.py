@@ -19,6 +19,7 @@ def error_response(err: InputError):
     if wants_json():
         return jsonify(err.to_json()), err.status
     try:
-        return render_template("error.html", error=err.to_json(), status=err.status), err.status
+        return render_template("error.html", error=err.to_json(), error_state=None,
+                               status=err.status), err.status
     except Exception:  # the error page itself must never fail into a 500
         return jsonify(err.to_json()), err.status

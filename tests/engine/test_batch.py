@@ -132,10 +132,11 @@ def test_a_table_that_cannot_batch_is_ruled_alone() -> None:
     assert batch.solve_batch([good, bad], *game) is None
     jobs = [batch._Job(good, game), batch._Job(bad, game)]
     batch._run(jobs)
-    assert all(job.done for job in jobs)
-    assert {str(s) for s in jobs[0].result().symbols} == alone(good, game)
-    assert "batch" not in jobs[0].result().stats  # ruled alone
-    assert jobs[1].result().warnings  # the bad table's own ruling keeps its warnings
+    assert all(job.done and job.retry for job in jobs)  # each caller rules its own again
+    solutions = [batch._settle(job) for job in jobs]
+    assert {str(s) for s in solutions[0].symbols} == alone(good, game)
+    assert "batch" not in solutions[0].stats  # ruled alone
+    assert solutions[1].warnings  # the bad table's own ruling keeps its warnings
 
 
 def test_a_batch_over_the_time_limit_is_ruled_table_by_table(monkeypatch) -> None:
@@ -149,7 +150,7 @@ def test_a_batch_over_the_time_limit_is_ruled_table_by_table(monkeypatch) -> Non
     jobs = [batch._Job(facts, game) for facts in tables]
     batch._run(jobs)
     for facts, job in zip(tables, jobs, strict=True):
-        assert {str(s) for s in job.result().symbols} == alone(facts, game)
+        assert {str(s) for s in batch._settle(job).symbols} == alone(facts, game)
 
 
 def test_concurrent_callers_are_ruled_in_one_batch() -> None:
@@ -300,7 +301,7 @@ def test_a_constraint_applies_to_each_table_of_a_batch(monkeypatch: pytest.Monke
         jobs = [batch._Job(t, game) for t in chunk]
         batch._run(jobs)
         for job, want in zip(jobs, lone, strict=True):
-            got = job.result()
+            got = batch._settle(job)
             assert got.models == want.models
             assert {str(s) for s in got.symbols} == {str(s) for s in want.symbols}
     assert [s.models for s in lone] == [1] * len(kept)

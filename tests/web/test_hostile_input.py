@@ -239,3 +239,98 @@ def test_the_ruling_answer_carries_the_security_headers(client) -> None:
     assert response.status_code == 200
     for header, value in SECURITY.items():
         assert value in response.headers.get(header, ""), header
+
+
+# --- text no UTF-8 can hold, numbers no Python converts ------------------------------------
+
+SURROGATE_TABLE = ('{"players": [{"name": "\\ud800", "hand": ["\\udfff"]}, '
+                   '{"name": "Bo", "hand_size": 3}], "active": "Bo"}')
+
+
+def surrogate_paths(response) -> list[str]:
+    assert response.status_code == 400, response.get_data(as_text=True)[:300]
+    return error_paths(response)
+
+
+def test_a_lone_surrogate_in_the_api_is_a_400_at_its_path(client) -> None:
+    response = client.post("/api/ruling", data=SURROGATE_TABLE, content_type="application/json")
+    assert surrogate_paths(response) == ["/players/0/name", "/players/0/hand/0"]
+    play = '{"state": ' + SURROGATE_TABLE + ', "play": {"card": "\\ud800"}}'
+    response = client.post("/api/play", data=play, content_type="application/json")
+    assert "/state/players/0/name" in surrogate_paths(response)
+    play = '{"state": ' + json.dumps(TABLE) + ', "play": {"card": "Jack\\ud800pot"}}'
+    response = client.post("/api/play", data=play, content_type="application/json")
+    assert surrogate_paths(response) == ["/play/card"]
+
+
+@pytest.mark.parametrize("url", ["/ruling?state=", "/?state=", "/ruling?format=json&state="])
+def test_a_permalink_with_a_lone_surrogate_is_a_400(client, url) -> None:
+    token = base64.urlsafe_b64encode(SURROGATE_TABLE.encode()).decode().rstrip("=")
+    response = client.get(url + token)
+    assert response.status_code == 400
+    assert "surrogate" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("text", [SURROGATE_TABLE,
+                                  'players:\n- name: "\\ud800"\n  hand: []\nactive: Bo\n'])
+def test_a_pasted_lone_surrogate_is_a_400(client, text) -> None:
+    for url in ("/", "/ruling"):  # load into the editor; rule on it
+        response = client.post(url, data={"csrf_token": csrf(client), "state_text": text})
+        assert response.status_code == 400, url
+
+
+@pytest.mark.parametrize("field,path", [
+    ("players-0-hand_size", "/players/0/hand_size"), ("turn-drawn", "/turn/drawn"),
+    ("draw_pile", "/draw_pile")])
+def test_an_editor_number_of_thousands_of_digits_is_a_400(client, field, path) -> None:
+    form = {"csrf_token": csrf(client), "players-0-name": "Ann", "players-0-hand": "Jackpot",
+            "players-1-name": "Bo", "players-1-hand_size": "3", "active": "0",
+            field: "9" * 5000}
+    if field == "players-0-hand_size":
+        form["players-0-hand"] = ""
+    response = client.post("/ruling", data=form)
+    assert response.status_code == 400
+    assert f">{path}</code>" in response.get_data(as_text=True)
+
+
+def test_a_pasted_yaml_integer_of_thousands_of_digits_is_a_400(client) -> None:
+    text = "players:\n- name: Ann\n  hand_size: " + "9" * 5000 + "\n- name: Bo\nactive: Ann\n"
+    response = client.post("/ruling", data={"csrf_token": csrf(client), "state_text": text})
+    assert response.status_code == 400
+    assert "4300" in response.get_data(as_text=True)
+
+
+def test_the_cli_refuses_a_lone_surrogate_without_a_traceback(tmp_path, capsys) -> None:
+    from adjudicator.cli import main
+
+    table = tmp_path / "table.json"
+    table.write_text(SURROGATE_TABLE, encoding="utf-8")
+    assert main(["rule", str(table)]) == 2
+    captured = capsys.readouterr()
+    assert "surrogate" in captured.err and "Traceback" not in captured.err
+    assert main(["play", str(table.with_name("t2.json")), "x"]) == 2  # a missing file: exit 2
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(TABLE), encoding="utf-8")
+    assert main(["play", str(good), "Jack\udcffpot"]) == 2  # argv's undecodable bytes
+    assert "surrogate" in capsys.readouterr().err
+
+
+# --- amplification ---------------------------------------------------------------------------
+
+def test_a_large_play_answers_within_the_outcome_budget_and_says_so(client) -> None:
+    from adjudicator.referee.moves import MAX_OUTCOME_BYTES
+
+    players = [{"name": f"P{i}", "hand_size": 1} for i in range(MAX_PLAYERS)]
+    players[0] = {"name": "P0", "hand": ["Trade Hands"]}
+    state = {"players": players, "active": "P0", "notes": ["x" * 250] * 480}  # kept as given
+    body = json.dumps({"state": state, "play": {"card": "Trade Hands"}})
+    assert len(body) > 100_000
+    response = client.post("/api/play", data=body, content_type="application/json")
+    assert response.status_code == 200
+    answer = response.get_json()
+    assert 1 <= len(answer["outcomes"]) < MAX_PLAYERS - 1  # one per opponent, had it fit
+    assert answer["outcomes_truncated"] is True
+    assert answer["outcomes_size_limit"] == MAX_OUTCOME_BYTES
+    outcomes = json.dumps(answer["outcomes"], ensure_ascii=False, separators=(",", ":"))
+    assert len(outcomes.encode()) <= MAX_OUTCOME_BYTES
+    assert {c["key"] for c in answer["open_choices"]} == {"opponent"}  # what to decide

@@ -13,8 +13,10 @@ every scenario state. What a batch saves per table is measured by bench/speed_pa
 a quiet server) it is `solving.solve`; while another call is grounding, later calls queue, and the
 next free caller grounds everything queued at once (at most `MAX_BATCH` tables), having first
 waited a moment (LINGER) for the callers it can expect under steady load. A batch whose
-program has other than one answer set, or any grounder message, or that hits the time limit, is
-ruled again table by table, so one bad table never decides another's ruling.
+program has other than one answer set, any grounder message or any failure (its facts do not
+parse, say), or that runs past its share of the time limit (SLOT_SHARE), is ruled again table by
+table, each table by its own caller's thread, outside the one grounding a process runs at a
+time: one bad or slow table never decides another's ruling, nor holds the others' grounding.
 
 Nothing here decides a rule: the rules are rules_asp's, only renamed apart per table.
 """
@@ -60,6 +62,19 @@ def _linger_from_env() -> float:
 
 
 LINGER = _linger_from_env()
+# What the one grounding at a time may spend on a batch, or on a table ruled alone in it: this
+# share of the time limit (solve.time_limit(); 2 s of the default 10). Everyone queued waits for
+# it, so a table or a batch that runs past it is interrupted and each of its tables is ruled
+# again alone by its own caller, outside the slot (a table alone with what is left of its time
+# limit, each table of a batch with the whole of it): a table that hits the limit costs its own
+# request alone, and holds the others for at most the share. A batch of 16 real tables takes
+# well under a tenth of it.
+SLOT_SHARE = 0.2
+# Grounding cannot be interrupted, so a table whose grounding alone would run past the share
+# must not enter the slot: a table of more fact lines than this (a real table has at most a few
+# hundred, one per card in a known place; the reader's caps allow thousands, in sub-hands) is
+# ruled alone in its caller's thread, like FLUXX_BATCH=0.
+MAX_BATCH_FACTS = 1000
 TABLE = "table"  # table(T): the table numbers of a batch
 _VAR = "Table__"  # the variable that carries the table number through a rule
 # Input predicates that are the same for every table of one game (the catalog facts), so a batch
@@ -212,7 +227,7 @@ def tag_facts(facts: str, table: int, shared: dict[str, None]) -> list[str]:
     """The per-table facts of one table (facts.py's text, one fact per line) with the table
     number as first argument; the shared ones (the catalog) are collected in `shared`."""
     out: list[str] = []
-    for line in facts.splitlines():
+    for line in facts.split("\n"):  # facts.py's lines: what relevance.py and clingo read
         m = _LINE.match(line)
         if m is None:
             if line.strip():  # not a fact (facts.py writes nothing else): rule it alone
@@ -279,11 +294,12 @@ def _reading(symbol: clingo.Symbol, per_table: frozenset[tuple[str, int]],
 
 
 def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = (),
-                common: str = "") -> list[solving.Solution] | None:
+                common: str = "", limit_s: float | None = None) -> list[solving.Solution] | None:
     """The solutions of several tables of one game from one grounding, or None when the batch
-    cannot stand for its tables (not exactly one answer set, or a grounder message): the
-    caller then rules them one by one. `common`: facts of every table alike (the catalog's,
-    facts.catalog_text), added once. Raises solving.TimeLimitError like solving.solve."""
+    cannot stand for its tables (not exactly one answer set, a grounder message, facts clingo
+    does not parse): the caller then rules them one by one. `common`: facts of every table alike
+    (the catalog's, facts.catalog_text), added once. Raises solving.TimeLimitError like
+    solving.solve, past `limit_s` seconds (default solving.time_limit())."""
     program = tagged_program(edition, expansions)
     shared: dict[str, None] = {}
     lines: list[str] = []
@@ -296,7 +312,11 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     # The common facts are a text of their own, the same object for every batch of the game:
     # indexed once (relevance.index_text) and parsed once (solving._fact_statements).
     texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
-    whole = solving.run(program.statements, texts, shown_handles=True)  # split reads handles
+    try:
+        whole = solving.run(program.statements, texts, shown_handles=True,  # split reads handles
+                            limit_s=limit_s)
+    except RuntimeError:  # clingo's own failure (a parse error): never the other tables' fault
+        return None
     if whole.models != 1 or whole.warnings:
         return None
     stats = dict(whole.stats, batch=len(facts))
@@ -314,6 +334,9 @@ class _Job:
     done: bool = False
     solution: solving.Solution | None = None
     error: BaseException | None = None
+    # ruled again alone by its caller, outside the slot, within `budget` seconds (see _run)
+    retry: bool = False
+    budget: float | None = None
 
     def result(self) -> solving.Solution:
         if self.error is not None:
@@ -322,38 +345,66 @@ class _Job:
         return self.solution
 
 
-def _alone(job: _Job) -> None:
+def _alone(job: _Job, limit_s: float | None = None) -> None:
     try:
         # the common facts as a text of their own: the same object for every table of a game,
         # so its facts are indexed once (relevance.index_text)
         job.solution = solving.solve(job.facts, extra=[job.common], edition=job.game[0],
-                                    expansions=job.game[1])
+                                    expansions=job.game[1], limit_s=limit_s)
+    except solving.TimeLimitError:  # said as the table's own limit, whatever was left of it
+        job.error = solving.TimeLimitError(solving.time_limit())
     except BaseException as exc:  # handed to the caller's thread, which raises it
         job.error = exc
 
 
+def _retry(jobs: Iterable[_Job], started: float | None = None) -> None:
+    """The jobs to be ruled again alone, each by its own caller (`_Combiner.solve`), with what
+    is left of its time limit after `started`, or the whole of it (a batch's time is no single
+    table's fault)."""
+    left = None if started is None else solving.time_limit() - (time.perf_counter() - started)
+    for job in jobs:
+        job.solution, job.error, job.retry, job.budget = None, None, True, left
+
+
+def _settle(job: _Job) -> solving.Solution:
+    """The job's solution (or its error raised), ruling it alone first if `_run` left it to be
+    ruled again: in the calling thread, outside the slot, while the others' groundings go on."""
+    if job.retry:
+        job.retry = False
+        if job.budget is not None and job.budget <= 0:
+            job.error = solving.TimeLimitError(solving.time_limit())
+        else:
+            _alone(job, job.budget)
+    return job.result()
+
+
 def _run(jobs: list[_Job]) -> None:
-    """Rules every job (never raises: each job gets its solution or its error)."""
+    """Rules every job within the slot's share of the time limit (SLOT_SHARE), or leaves it to
+    be ruled again alone by its caller (`retry`): a batch that cannot stand for its tables, for
+    whatever reason, or that runs past the share; a table alone that runs past it. Never
+    raises: each job gets its solution, its error or its retry."""
     groups: dict[tuple[tuple[str, tuple[str, ...]], str], list[_Job]] = {}
     for job in jobs:
         groups.setdefault((job.game, job.common), []).append(job)
+    share = solving.time_limit() * SLOT_SHARE
     for (game, common), group in groups.items():
-        solutions = None
         if len(group) > 1 and _ready(game):
             try:
-                solutions = solve_batch([j.facts for j in group], game[0], game[1], common)
-            except solving.TimeLimitError:
-                solutions = None  # one table may be the slow one: each gets its own limit
-            except Exception as exc:  # an engine failure: each caller hears of it
-                for job in group:
-                    job.error = exc
-                continue
-        if solutions is None:
-            for job in group:
-                _alone(job)
-        else:
-            for job, solution in zip(group, solutions, strict=True):
-                job.solution = solution
+                solutions = solve_batch([j.facts for j in group], game[0], game[1], common,
+                                        limit_s=share)
+            except Exception:  # the time limit, an engine failure: each table on its own
+                solutions = None
+            if solutions is None:
+                _retry(group)
+            else:
+                for job, solution in zip(group, solutions, strict=True):
+                    job.solution = solution
+            continue
+        for job in group:
+            started = time.perf_counter()
+            _alone(job, share)
+            if isinstance(job.error, solving.TimeLimitError):
+                _retry([job], started)  # its own time: what is left of its limit
     for job in jobs:
         job.done = True
 
@@ -378,6 +429,11 @@ class _Combiner:
     def solve(self, facts: str, edition: str, expansions: Iterable[str],
               common: str = "") -> solving.Solution:
         job = _Job(facts, (edition, tuple(sorted(set(expansions)))), common)
+        self._take_part(job)
+        return _settle(job)
+
+    def _take_part(self, job: _Job) -> None:
+        """Queues `job` and returns when it is done: ruled by this caller or by another."""
         # no wake-up: the caller whose table completes the count grounds the batch itself
         with self._cv:
             self._queue.append(job)
@@ -387,7 +443,7 @@ class _Combiner:
                 while not job.done and (self._running >= MAX_RUNNING or not self._queue):
                     self._cv.wait()
                 if job.done:
-                    return job.result()
+                    return
                 # free to ground: give the callers of the last batch a moment to come back
                 deadline = time.monotonic() + LINGER
                 while (len(self._queue) < min(self._expect, MAX_BATCH) and not job.done
@@ -397,7 +453,7 @@ class _Combiner:
                         break
                     self._cv.wait(remaining)
                 if job.done:
-                    return job.result()
+                    return
                 if self._running >= MAX_RUNNING or not self._queue:
                     continue
                 self._running += 1
@@ -431,9 +487,10 @@ def solve(facts: str, edition: str, expansions: Iterable[str] = (),
           common: str = "") -> solving.Solution:
     """solving.solve for the facts of one table of `edition` with `expansions` (plus `common`,
     the facts that every table of the game shares: facts.catalog_text), ruled together with the
-    tables that other threads ask for at the same time."""
-    if not batching():
+    tables that other threads ask for at the same time; a table of more than MAX_BATCH_FACTS
+    fact lines alone, at once."""
+    if not batching() or facts.count("\n") > MAX_BATCH_FACTS:
         job = _Job(facts, (edition, tuple(sorted(set(expansions)))), common)
         _alone(job)
-        return job.result()
+        return _settle(job)
     return _COMBINER.solve(facts, edition, expansions, common)

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from ... import __version__
+from ...referee.moves import MAX_OUTCOME_BYTES
 from ...table.schema import SCHEMAS as REQUEST_SCHEMAS
 from ...table.schema import ref as _ref
 
@@ -134,7 +135,17 @@ SCHEMAS: dict[str, Any] = {
                 "type": "object",
                 "properties": {"wins": {"type": "string"},
                                "changes": {"type": "array", "items": _ref("Change")},
-                               "state": {"type": "object"}, "ruling": {"type": "object"}}}},
+                               "state": {"type": "object"}, "ruling": {"type": "object"}}},
+                "description": "one per possible result, at most 24 and at most "
+                               "outcomes_size_limit bytes of JSON together (the first always)"},
+            "outcomes_truncated": {"type": "boolean",
+                                   "description": "more outcomes than are listed: more than "
+                                                  "24, or more than the size limit holds"},
+            "outcomes_size_limit": {"type": "integer", "const": MAX_OUTCOME_BYTES,
+                                    "description": "present when the size limit cut the "
+                                                   "outcomes: bytes of JSON"},
+            "open_choices": {"type": "array",
+                             "description": "what to decide to narrow the outcomes"},
         },
     },
     "Results": {

@@ -17,8 +17,9 @@ from typing import Any
 from werkzeug.datastructures import MultiDict
 
 from ...cards.catalog import EDITIONS, EXPANSIONS, catalog_for
-from ...errors import ErrorItem, InputError, error
-from ...table.reader import load_state_text
+from ...errors import ErrorItem, InputError, error, pointer, table_item
+from ...table.reader import MAX_COUNT, load_state_text
+from ...table.schema import lone_surrogates
 
 MAX_LINK_STATE = 24 * 1024  # characters of ?state=; a real table is far below this
 _SEAT = re.compile(r"^players-(\d+)-name$")
@@ -30,9 +31,17 @@ def lines(text: str | None) -> list[str]:
     return [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
 
 
-def _number_or_text(value: str) -> int | str:
+def _number_or_text(value: str, path: str) -> int | str:
+    """A field's whole number (the reader checks its bounds), or its text (the reader says what
+    is wrong with it). A number longer than any bound is refused here, at `path`: Python
+    converts at most a few thousand digits, and nothing needs it converted."""
     value = value.strip()
-    return int(value) if re.fullmatch(r"\d+", value) else value
+    if not re.fullmatch(r"\d+", value):
+        return value
+    digits = len(value.lstrip("0"))
+    if digits > len(str(MAX_COUNT)):
+        raise InputError(table_item(path, "number_too_long", limit=MAX_COUNT, digits=digits))
+    return int(value)
 
 
 def parse_pasted(text: str) -> dict[str, Any]:
@@ -75,7 +84,8 @@ def state_from_form(form: MultiDict) -> dict[str, Any]:
         if hand or not hand_size:
             player["hand"] = hand
         else:
-            player["hand_size"] = _number_or_text(hand_size)
+            player["hand_size"] = _number_or_text(hand_size,
+                                                  pointer("players", len(players), "hand_size"))
         player["keepers"] = keepers
         player["creepers"] = creepers
         players.append(player)
@@ -91,12 +101,12 @@ def state_from_form(form: MultiDict) -> dict[str, Any]:
     for key in ("hand_at_start", "drawn", "played"):
         value = (form.get(f"turn-{key}") or "").strip()
         if value:
-            turn[key] = _number_or_text(value)
+            turn[key] = _number_or_text(value, pointer("turn", key))
     state["turn"] = turn
     draw_pile = (form.get("draw_pile") or "").strip()
     if draw_pile:
         pile = lines(draw_pile)
-        state["draw_pile"] = _number_or_text(pile[0]) if len(pile) == 1 and (
+        state["draw_pile"] = _number_or_text(pile[0], "/draw_pile") if len(pile) == 1 and (
             pile[0].isdigit()) else pile
     state["discard_pile"] = lines(form.get("discard_pile"))
     pending = []
@@ -185,4 +195,7 @@ def decode_state(token: str) -> dict[str, Any]:
         raise bad from None  # RecursionError: absurdly deep nesting, never a real table
     if not isinstance(data, dict):
         raise bad
+    broken = lone_surrogates(data, "/state")  # JSON's escapes of no character: never shown
+    if broken:
+        raise InputError(broken)
     return data
