@@ -45,11 +45,15 @@ def table_item(path: str, key: str, suggestions: list[str] | None = None,
 
 
 class InputError(Exception):
-    """Bad input: HTTP 400 (or `status`), CLI exit code 2."""
+    """Bad input: HTTP 400 (or `status`), CLI exit code 2. `retry_after`: seconds after which
+    the same request may succeed (a 503 while the knowledge store is rebuilt), sent as the
+    Retry-After header."""
 
-    def __init__(self, items: list[ErrorItem] | ErrorItem, status: int = 400) -> None:
+    def __init__(self, items: list[ErrorItem] | ErrorItem, status: int = 400,
+                 retry_after: int | None = None) -> None:
         self.items = [items] if isinstance(items, ErrorItem) else list(items)
         self.status = status
+        self.retry_after = retry_after
         super().__init__("; ".join(f"{i.path}: {i.en}" for i in self.items))
 
     def to_json(self) -> dict[str, Any]:

@@ -49,18 +49,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def serve_command(port: int, workers: int, threads: int | None = None) -> list[str]:
+def serve_command(port: int, workers: int, threads: int | None = None,
+                  front: str = "none") -> list[str]:
     exe = shutil.which("fluxx-adjudicator")
     base = [exe] if exe else [sys.executable, "-c",
                               "import sys; from adjudicator.cli import main; sys.exit(main())"]
     return base + ["serve", "--host", "127.0.0.1", "--port", str(port),
-                   "--workers", str(workers)] + (["--threads", str(threads)] if threads else [])
+                   "--workers", str(workers)] + (["--threads", str(threads)] if threads else []) \
+        + (["--front", front] if front != "none" else [])
 
 
-def start_server(port: int, workers: int, log: Path,
-                 threads: int | None = None) -> subprocess.Popen:
+def start_server(port: int, workers: int, log: Path, threads: int | None = None,
+                 front: str = "none") -> subprocess.Popen:
     out = log.open("w", encoding="utf-8")
-    proc = subprocess.Popen(serve_command(port, workers, threads), stdout=out,
+    proc = subprocess.Popen(serve_command(port, workers, threads, front), stdout=out,
                             stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + 120  # the first start may build the knowledge store
     while time.monotonic() < deadline:
@@ -91,17 +93,19 @@ def stop_server(proc: subprocess.Popen) -> None:
 
 
 def server_cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) used so far by the server: the master and its workers."""
+    """CPU time (user + system) used so far by the server: the master and all its descendants
+    (the workers, and nginx with its worker under --front nginx)."""
     ticks = os.sysconf("SC_CLK_TCK")
     total = 0.0
-    pids = [pid]
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as f:
-            pids += [int(p) for p in f.read().split()]
-    except OSError:
-        pass
-    for p in pids:
+    pids, seen = [pid], set()
+    while pids:
+        p = pids.pop()
+        if p in seen:
+            continue
+        seen.add(p)
         try:
+            with open(f"/proc/{p}/task/{p}/children", encoding="ascii") as f:
+                pids += [int(c) for c in f.read().split()]
             with open(f"/proc/{p}/stat", encoding="ascii") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
@@ -127,6 +131,7 @@ class Load:
         self.lock = threading.Lock()
         self.sent = 0
         self.bodies = bodies()
+        self.timeout: float = 60
 
     def _next(self) -> int | None:
         with self.lock:
@@ -140,7 +145,7 @@ class Load:
             self.errors[kind] = self.errors.get(kind, 0) + 1
 
     def _client(self, stop_at: float) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
         headers = {"Content-Type": "application/json", "Connection": "keep-alive"}
         while time.perf_counter() < stop_at:
             n = self._next()
@@ -155,7 +160,7 @@ class Load:
             except (OSError, http.client.HTTPException) as exc:
                 self._error(type(exc).__name__)
                 conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
                 continue
             elapsed = (time.perf_counter() - started) * 1000
             if response.status != 200 or b'"ok":true' not in data.replace(b" ", b""):
@@ -225,7 +230,7 @@ end
 """
 
 
-def run_wrk(port: int, clients: int, seconds: float) -> dict[str, Any]:
+def run_wrk(port: int, clients: int, seconds: float, timeout: str = "60s") -> dict[str, Any]:
     """One run of wrk with `clients` connections for `seconds`; the same fields as Load.run."""
     with tempfile.TemporaryDirectory(prefix="fluxx-wrk-") as tmp:
         tables = bodies()
@@ -236,7 +241,7 @@ def run_wrk(port: int, clients: int, seconds: float) -> dict[str, Any]:
         threads = max(1, min(2, clients))
         out = subprocess.run(
             ["wrk", "-t", str(threads), "-c", str(clients), "-d", f"{seconds:g}s",
-             "--timeout", "60s", "-s", str(script), f"http://127.0.0.1:{port}"],
+             "--timeout", timeout, "-s", str(script), f"http://127.0.0.1:{port}"],
             capture_output=True, text=True, check=True).stdout
     values = {k: float(v) for k, v in re.findall(r"^FLUXX (\w+) ([\d.]+)$", out, re.M)}
     wall = float(re.search(r"requests in ([\d.]+)(m?s)", out).group(1))
@@ -249,6 +254,69 @@ def run_wrk(port: int, clients: int, seconds: float) -> dict[str, Any]:
             "seconds": wall, "per_second": ok / wall if wall else 0.0,
             "p50": values["p50"], "p90": values["p90"], "p99": values["p99"],
             "max": values["max"], "mean": values["mean"]}
+
+
+class SlowClients:
+    """`count` connections that each send the start of a request and then one byte of a header
+    every `interval` seconds, never finishing it (a "slowloris"): held open until `close`."""
+
+    HEAD = b"POST /api/ruling HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+
+    def __init__(self, port: int, count: int, interval: float = 1.0) -> None:
+        self.port, self.count, self.interval = port, count, interval
+        self.sockets: list[socket.socket] = []
+        self.refused = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._trickle, daemon=True)
+
+    def open(self) -> None:
+        for _ in range(self.count):
+            try:
+                s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+                s.sendall(self.HEAD + b"X-Slow: ")
+                self.sockets.append(s)
+            except OSError:
+                self.refused += 1
+        self._thread.start()
+
+    def _trickle(self) -> None:
+        while not self._stop.wait(self.interval):
+            for s in list(self.sockets):
+                try:
+                    s.sendall(b"a")
+                except OSError:
+                    self.sockets.remove(s)
+
+    def held(self) -> int:
+        """The connections the server still holds open."""
+        return len(self.sockets)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        for s in self.sockets:
+            s.close()
+
+
+def run_slow(port: int, slow: int, clients: int, seconds: float, client: str) -> dict[str, Any]:
+    """`slow` slow connections held while `clients` ordinary clients post tables for `seconds`:
+    the same fields as Load.run, plus the slow connections held at the end. The ordinary clients
+    time out after 5 s (Python) or 10 s (wrk): a server locked out shows as errors."""
+    holders = SlowClients(port, slow)
+    holders.open()
+    time.sleep(1.0)  # every slow connection is in (and, on a threaded server, holds a thread)
+    try:
+        if client == "wrk":
+            r = run_wrk(port, clients, seconds, timeout="10s")
+        else:
+            load = Load(port, clients, seconds, 10**9)
+            load.timeout = 5
+            r = load.run()
+        r["held"] = holders.held()
+        r["refused"] = holders.refused
+    finally:
+        holders.close()
+    return r
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,6 +332,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="threads per gunicorn worker (default: the server's own default)")
     ap.add_argument("--client", choices=("python", "wrk"), default="python",
                     help="load generator: Python threads (default) or wrk (apt install wrk)")
+    ap.add_argument("--front", choices=("none", "nginx"), default="none",
+                    help="serve --front: nginx in front of gunicorn (apt install nginx)")
+    ap.add_argument("--slow", type=int, default=500,
+                    help="slow connections held during the last run, served to --slow-clients "
+                         "ordinary clients (default 500; 0: no such run)")
+    ap.add_argument("--slow-clients", type=int, default=8)
     args = ap.parse_args(argv)
     if args.client == "wrk" and not shutil.which("wrk"):
         raise SystemExit("--client wrk needs wrk on the PATH (Debian: apt-get install wrk)")
@@ -271,9 +345,10 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     print(machine())
     threads = f" --threads {args.threads}" if args.threads else ""
-    print(f"server: fluxx-adjudicator serve --workers {args.workers}{threads} on 127.0.0.1:{port} "
-          f"(gunicorn; log {args.log}); load from {args.client}")
-    proc = start_server(port, args.workers, args.log, args.threads)
+    front = f" --front {args.front}" if args.front != "none" else ""
+    print(f"server: fluxx-adjudicator serve --workers {args.workers}{threads}{front} on "
+          f"127.0.0.1:{port} (gunicorn; log {args.log}); load from {args.client}")
+    proc = start_server(port, args.workers, args.log, args.threads, args.front)
     try:
         Load(port, max(args.clients), args.warmup, 10**9).run()  # warm every worker up
         print(f"{'clients':>8}{'rulings':>9}{'errors':>8}{'per s':>9}"
@@ -292,6 +367,13 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"  {r['error_kinds']}" if r["errors"] else ""))
         print("cpu ms: the server's CPU time per ruling (master and workers); cap/s: the rulings "
               "per second\nthat CPU time allows on this machine's cores if nothing else ran")
+        if args.slow:
+            r = run_slow(port, args.slow, args.slow_clients, args.seconds, args.client)
+            print(f"with {args.slow} slow connections held ({r['held']} still open at the end, "
+                  f"{r['refused']} refused): {r['clients']} clients, {r['ok']} rulings, "
+                  f"{r['errors']} errors, {r['per_second']:.1f} per s, p50 {r['p50']:.1f} ms, "
+                  f"p99 {r['p99']:.1f} ms, max {r['max']:.1f} ms"
+                  + (f"  {r['error_kinds']}" if r["errors"] else ""))
     finally:
         stop_server(proc)
     print("target: 300 rulings per second with zero errors")

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError, error
+from ..table.schema import MAX_TEXT
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -23,12 +24,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def read_input(name: str) -> str:
-    """The text of FILE, or of standard input for "-"."""
+    """The text of FILE, or of standard input for "-": at most one character more than the
+    reader takes (MAX_TEXT), so an endless input (/dev/zero, a pipe that never ends) is read
+    only that far and refused as too long."""
     if name == "-":
-        return sys.stdin.read()
+        return sys.stdin.read(MAX_TEXT + 1)
     path = Path(name)
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as handle:
+            return handle.read(MAX_TEXT + 1)
     except FileNotFoundError:
         raise InputError(error("/file", "file_missing", name=name)) from None
     except (OSError, UnicodeDecodeError) as err:

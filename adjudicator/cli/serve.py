@@ -1,15 +1,20 @@
 """`fluxx-adjudicator serve`: the web UI and the JSON API.
 
-With `--workers 1` (the default) Flask's own threaded server runs; with more workers the same
-app runs under gunicorn, a real pre-forking WSGI server. The service is stateless (the table
-state travels in each request or link), so workers share nothing but the read-only store,
-which is built once before they start.
+By default the app runs under gunicorn, a pre-forking WSGI server: one worker process per core
+(a ruling is CPU-bound and one process's Python runs on one core at a time), each with
+`--threads` threads, gunicorn's stock gthread worker. `--front nginx` puts Debian's nginx in
+front (adjudicator/web/front.py): nginx holds the clients' connections and reads each request
+whole before gunicorn, behind it on a private socket, sees it, so slow clients cost no thread.
+`--dev` runs Flask's own development server instead (one process, reloads nothing: for trying
+the code, never for a deployment). The service is stateless (the table state travels in each
+request or link), so workers share nothing but the read-only store, which is built once before
+they start.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import os
 
 # Threads per gunicorn worker. Rulings that arrive together are grounded together
 # (engine/speed/batch.py), and clingo releases the GIL while it grounds, so a worker that takes
@@ -18,15 +23,23 @@ from typing import Any
 THREADS_PER_WORKER = 32
 
 
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity, else the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="run the web UI and the JSON API")
+    p = sub.add_parser("serve", help="run the web UI and the JSON API (gunicorn)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=5000)
     p.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help="worker processes; more than 1 runs under gunicorn (default: 1, Flask's server)",
+        default=None,
+        help="gunicorn worker processes (default: the machine's cores)",
     )
     p.add_argument(
         "--threads",
@@ -36,6 +49,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
              "are grounded together, so more threads mean larger batches under load",
     )
     p.add_argument("--store", default=None, help="path of the SQLite knowledge store")
+    p.add_argument(
+        "--front",
+        choices=("none", "nginx"),
+        default="none",
+        help="nginx: Debian's nginx takes the connections on --host/--port and hands gunicorn "
+             "only whole requests, so slow clients hold no worker thread (default: none)",
+    )
+    p.add_argument(
+        "--dev",
+        action="store_true",
+        help="Flask's development server instead of gunicorn (one process; not for a deployment)",
+    )
     p.set_defaults(func=run)
 
 
@@ -50,41 +75,20 @@ def run(args: argparse.Namespace) -> int:
 
     store = _build_store(args.store)
     app = create_app({"STORE_PATH": store})
-    if args.workers <= 1:
-        print(f"Fluxx Adjudicator on http://{args.host}:{args.port}/ (store: {store})", flush=True)
+    if args.dev:
+        print(f"Fluxx Adjudicator on http://{args.host}:{args.port}/ (Flask's development "
+              f"server; store: {store})", flush=True)
         app.run(host=args.host, port=args.port, threaded=True)
         return 0
-    _run_gunicorn(app, args.host, args.port, args.workers, max(1, args.threads))
+    workers = max(1, args.workers if args.workers is not None else cores())
+    threads = max(1, args.threads)
+    if args.front == "nginx":
+        from ..web.front import serve_behind_nginx
+
+        return serve_behind_nginx(app, args.host, args.port, workers, threads)
+    print(f"Fluxx Adjudicator on http://{args.host}:{args.port}/ with {workers} gunicorn workers "
+          f"of {threads} threads (store: {store})", flush=True)
+    from ..web.server import run_gunicorn
+
+    run_gunicorn(app, f"{args.host}:{args.port}", workers, threads)
     return 0
-
-
-def _run_gunicorn(app: Any, host: str, port: int, workers: int, threads: int) -> None:
-    from gunicorn.app.base import BaseApplication
-
-    from ..web.balanced_worker import BalancedWorker, Loads, child_exit, pre_fork
-
-    # the workers share their counts of open connections: each takes new ones only while no
-    # sibling holds fewer (balanced_worker.py); room for workers added (SIGTTIN) or replacing
-    # others during a reload
-    BalancedWorker.loads = Loads(2 * workers + 8)
-
-    class _Server(BaseApplication):
-        def load_config(self) -> None:
-            self.cfg.set("bind", f"{host}:{port}")
-            self.cfg.set("workers", workers)
-            self.cfg.set("threads", threads)
-            self.cfg.set("timeout", 30)
-            self.cfg.set("accesslog", None)
-            # no shared control socket under ~/.gunicorn: two servers on one machine must not
-            # share it, and nothing here uses it
-            self.cfg.set("control_socket_disable", True)
-            self.cfg.set("worker_class", "adjudicator.web.balanced_worker.BalancedWorker")
-            self.cfg.set("pre_fork", pre_fork)
-            self.cfg.set("child_exit", child_exit)
-
-        def load(self) -> Any:
-            return app
-
-    print(f"Fluxx Adjudicator on http://{host}:{port}/ with {workers} gunicorn workers of "
-          f"{threads} threads", flush=True)
-    _Server().run()

@@ -26,6 +26,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..errors import InputError, error
 from ..resources import faq_dir
 from . import annotations as ann
 from .faq_seed import FaqEntry, parse_faq_002, parse_faq_004
@@ -51,6 +52,7 @@ ENV_VAR = "FLUXX_STORE"
 BUILDER_MODULES = ("store", "faq_seed", "rulebook_seed", "annotations", "text")
 CATALOG_NAMES = ("fluxx", "creepers", "surprises", "math", "fluxxnomic")  # lookup preference
 SEEDS = {"rulebook": "000", "faq": "002", "fluxxnomic": "003", "math": "004"}
+RETRY_AFTER_S = 10  # the Retry-After of a 503 while the store is (re)built: a build takes ~4 s
 
 # Chinese titles (the project's translation) of the seed 004 sections, used when
 # faq/annotations/rulebook_zh.yaml gives none.
@@ -121,16 +123,42 @@ def built_from(path: Path) -> str | None:
     return row[0] if row else None
 
 
+def is_sound(path: Path) -> bool:
+    """The store at `path` passes SQLite's quick check (about 10 ms) and was built from the
+    current sources: a file overwritten or damaged in place fails one or the other."""
+    try:
+        connection = sqlite3_readonly(path)
+        try:
+            checked = connection.execute("pragma quick_check").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return False
+    return bool(checked) and checked[0] == "ok" and built_from(path) == fingerprint()
+
+
 def sqlite3_readonly(path: Path) -> sqlite3.Connection:
     """A read-only connection (usable from any thread: the store never changes in place)."""
     return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
                            check_same_thread=False)
 
 
+class StoreUnavailable(InputError):
+    """The store is missing or damaged and cannot be built where it lives (a read-only folder,
+    a full disk): the CLI prints the message and exits 2, the web answers 503."""
+
+    def __init__(self, path: Path, reason: BaseException) -> None:
+        detail = getattr(reason, "strerror", None) or str(reason)
+        super().__init__(error("/store", "store_unwritable", path=str(path), reason=detail),
+                         status=503, retry_after=RETRY_AFTER_S)
+        self.path = path
+
+
 def ensure(path: str | Path | None = None) -> Path:
-    """The store at `path` (default: `default_path()`), built or rebuilt if missing or stale."""
+    """The store at `path` (default: `default_path()`), built or rebuilt if missing, stale or
+    damaged (`is_sound`); StoreUnavailable if it must be built and cannot be."""
     target = Path(path) if path else default_path()
-    if target.is_file() and built_from(target) == fingerprint():
+    if target.is_file() and is_sound(target):
         return target
     return build(path)
 
@@ -144,11 +172,16 @@ def open_db(path: str | Path | None = None) -> sqlite_utils.Database:
 
 
 def build(path: str | Path | None = None) -> Path:
-    """Build the store into `path` (default: `default_path()`) atomically; return the path."""
+    """Build the store into `path` (default: `default_path()`) atomically; return the path.
+    StoreUnavailable when the folder cannot take the file."""
     target = Path(path) if path else default_path()
-    target.parent.mkdir(parents=True, exist_ok=True)
     stamp = fingerprint()
-    fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp",
+                                        dir=target.parent)
+    except OSError as err:  # a read-only or missing folder: say so, no traceback
+        raise StoreUnavailable(target, err) from None
     os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -159,6 +192,8 @@ def build(path: str | Path | None = None) -> Path:
             db.close()
         tmp.chmod(0o644)  # mkstemp makes it private; the store holds nothing secret
         os.replace(tmp, target)  # atomic: readers see the old file or the new one
+    except (OSError, sqlite3.OperationalError) as err:  # the disk is full, the file is taken
+        raise StoreUnavailable(target, err) from None
     finally:
         tmp.unlink(missing_ok=True)
     if path is None and not os.environ.get(ENV_VAR):

@@ -9,12 +9,14 @@ Nothing reaches the user as a 500 with a traceback.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ErrorItem, InputError, error
+from ..knowledge import appdb
 from .responses import error_response
 
 # the messages (messages/errors.yaml) of the HTTP errors the app words itself
@@ -65,6 +67,12 @@ def register(app: Flask) -> None:
         else:
             item = ErrorItem(request.path, exc.description or exc.name, exc.name)
         return error_response(InputError(item, status=code))
+
+    @app.errorhandler(sqlite3.Error)
+    def _store_error(exc: sqlite3.Error):
+        # the knowledge store damaged in place: 503 while it is rebuilt (knowledge/appdb.py)
+        answer = appdb.store_failed(exc)
+        return error_response(answer) if answer is not None else _unexpected(exc)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):

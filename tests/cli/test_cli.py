@@ -133,3 +133,72 @@ def test_the_cli_accepts_a_query_at_the_limit(capsys):
     at_limit = ("draw " * MAX_QUERY)[:MAX_QUERY]
     assert main(["faq", at_limit, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+# ---- serve: gunicorn by default, Flask's server only with --dev ---------------------------------
+
+def _served(monkeypatch, argv: list[str]) -> dict:
+    """What `serve` would run for `argv`, without running it."""
+    from flask import Flask
+
+    from adjudicator.cli import serve
+    from adjudicator.web import server
+
+    ran: dict = {}
+    monkeypatch.setattr(serve, "_build_store", lambda path: path)
+    monkeypatch.setattr(server, "run_gunicorn", lambda app, bind, workers, threads, hooks=None:
+                        ran.update(server="gunicorn", bind=bind, workers=workers, threads=threads))
+    monkeypatch.setattr(Flask, "run", lambda app, **kw: ran.update(server="flask", **kw))
+    assert main(argv) == 0
+    return ran
+
+
+def test_serve_runs_gunicorn_with_a_worker_per_core(monkeypatch) -> None:
+    from adjudicator.cli.serve import THREADS_PER_WORKER, cores
+
+    ran = _served(monkeypatch, ["serve", "--port", "5000"])  # the README's first command
+    assert ran == {"server": "gunicorn", "bind": "127.0.0.1:5000", "workers": cores(),
+                   "threads": THREADS_PER_WORKER}
+    assert _served(monkeypatch, ["serve", "--workers", "3"])["workers"] == 3
+
+
+def test_serve_runs_flasks_server_only_with_dev(monkeypatch) -> None:
+    ran = _served(monkeypatch, ["serve", "--dev", "--port", "5001"])
+    assert ran["server"] == "flask" and ran["port"] == 5001
+
+
+# ---- rule: an endless input is read only as far as its limit ------------------------------------
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_rule_reads_an_endless_file_only_to_its_limit() -> None:
+    done = subprocess.run([sys.executable, "-m", "adjudicator.cli", "rule", "/dev/zero"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2
+    assert "too long" in done.stderr and "Traceback" not in done.stderr
+
+
+# ---- a store that cannot be built where it lives: a clear message, exit 2 ----------------------
+
+def _read_only_folder(monkeypatch, tmp_path: Path) -> Path:
+    """A store path in a folder that takes no new file (as a read-only one does, root or not)."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    return tmp_path / "store.db"
+
+
+@pytest.mark.parametrize("content", [None, b"not a database" * 100])
+def test_a_store_missing_or_corrupt_in_a_read_only_folder_is_exit_2(monkeypatch, tmp_path,
+                                                                     capsys, content) -> None:
+    path = _read_only_folder(monkeypatch, tmp_path)
+    if content is not None:
+        path.write_bytes(content)
+    monkeypatch.setenv("FLUXX_STORE", str(path))
+    assert main(["faq", "draw"]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "Permission denied" in err and "--store" in err
+    assert main(["serve", "--store", str(path)]) == 2

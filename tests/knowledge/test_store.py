@@ -250,3 +250,52 @@ def test_default_store_replaces_older_ones(monkeypatch: pytest.MonkeyPatch, tmp_
             db["meta"].insert({"key": "x", "value": "y"})
     finally:
         db.close()
+
+
+# ---- a store damaged in place while the service runs: 503, rebuilt, then answered -------------
+
+def _damage(path: Path) -> None:
+    """Overwrite the file in place (same inode), as a stray write or a bad copy would."""
+    with path.open("r+b") as handle:
+        handle.write(b"not a database any more " * 400)
+
+
+def test_a_store_overwritten_in_place_is_not_sound(store_path, tmp_path) -> None:
+    import shutil
+
+    from adjudicator.knowledge import store
+
+    copy = tmp_path / "copy.db"
+    shutil.copy(store_path, copy)
+    assert store.is_sound(copy)
+    _damage(copy)
+    assert not store.is_sound(copy)
+
+
+@pytest.mark.slow
+def test_a_store_damaged_while_serving_is_rebuilt_and_answered_503_meanwhile(store_path,
+                                                                              tmp_path) -> None:
+    import shutil
+    import time
+
+    from adjudicator.knowledge import store
+    from adjudicator.web import create_app
+
+    copy = tmp_path / "served.db"
+    shutil.copy(store_path, copy)
+    client = create_app({"TESTING": True, "STORE_PATH": str(copy)}).test_client()
+    assert client.get("/api/faq/002-63").status_code == 200
+    _damage(copy)
+    answer = client.get("/api/faq/002-63")
+    assert answer.status_code == 503 and answer.headers["Retry-After"]
+    body = answer.get_json()
+    assert body["ok"] is False and body["errors"][0]["path"] == "/store"
+    assert "rebuilt" in body["errors"][0]["message"]["en"] and body["errors"][0]["message"]["zh"]
+    page = client.get("/faq", headers={"Accept": "text/html"})
+    assert page.status_code in (200, 503) and page.content_type.startswith("text/html")
+    deadline = time.monotonic() + 120
+    while client.get("/api/faq/002-63").status_code != 200:
+        assert time.monotonic() < deadline, "the store was not rebuilt"
+        time.sleep(0.2)
+    assert store.is_sound(copy)
+    assert client.get("/faq").status_code == 200

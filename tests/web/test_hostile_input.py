@@ -115,7 +115,7 @@ def test_absurdly_deep_json_is_a_400_not_a_crash(client, url) -> None:
 
 @pytest.mark.parametrize("url", ["/ruling?state=", "/?state=", "/ruling?format=json&state="])
 def test_a_permalink_of_absurdly_deep_json_is_a_400_not_a_crash(client, url) -> None:
-    token = base64.urlsafe_b64encode(("[" * 3000 + "]" * 3000).encode()).decode().rstrip("=")
+    token = base64.urlsafe_b64encode(("[" * 2500 + "]" * 2500).encode()).decode().rstrip("=")
     assert client.get(url + token).status_code == 400
 
 
@@ -334,3 +334,88 @@ def test_a_large_play_answers_within_the_outcome_budget_and_says_so(client) -> N
     outcomes = json.dumps(answer["outcomes"], ensure_ascii=False, separators=(",", ":"))
     assert len(outcomes.encode()) <= MAX_OUTCOME_BYTES
     assert {c["key"] for c in answer["open_choices"]} == {"opponent"}  # what to decide
+
+
+# --- the language switch's redirect: only this site's paths ----------------------------------
+
+@pytest.mark.parametrize("target", ["/%09/evil.com", "/%0a/evil.com", "/%0d/evil.com",
+                                    "/%20/evil.com", "//evil.com", "/%5C/evil.com",
+                                    "https://evil.com", "/%00/evil.com", "/%7f/evil.com"])
+def test_the_language_switch_follows_only_paths_of_this_site(client, target) -> None:
+    response = client.get("/lang/en?next=" + target)
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("target", ["/%0d%0aSet-Cookie:%20a=b", "/faq%0d%0a", "/%0a"])
+def test_line_breaks_in_the_language_switch_are_a_safe_redirect(client, target) -> None:
+    response = client.get("/lang/zh?next=" + target)
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+    assert "a=b" not in response.headers.get("Set-Cookie", "")
+
+
+def test_the_language_switch_keeps_a_path_and_its_query(client) -> None:
+    response = client.get("/lang/zh", query_string={"next": "/faq?q=draw&edition=math"})
+    assert response.headers["Location"] == "/faq?q=draw&edition=math"
+
+
+# --- bodies that are not a table: each has its own message -----------------------------------
+
+def test_json_sent_as_another_type_says_so(client) -> None:
+    response = client.post("/api/ruling", data=json.dumps(TABLE), content_type="text/plain")
+    assert response.status_code == 415
+    message = response.get_json()["errors"][0]["message"]
+    assert "Content-Type: application/json" in message["en"] and "text/plain" in message["en"]
+    assert "not valid JSON" not in message["en"] and message["zh"]
+
+
+def test_a_null_body_says_it_is_null(client) -> None:
+    for path in ("/api/ruling", "/api/play"):
+        response = client.post(path, data="null", content_type="application/json")
+        assert response.status_code == 400
+        message = response.get_json()["errors"][0]["message"]
+        assert "null" in message["en"] and "not valid JSON" not in message["en"]
+
+
+def test_invalid_json_is_still_called_invalid(client) -> None:
+    response = client.post("/api/ruling", data="{players", content_type="application/json")
+    assert response.status_code == 400
+    assert "not valid JSON" in response.get_json()["errors"][0]["message"]["en"]
+
+
+# --- permalinks: deflated, read back, bounded ------------------------------------------------
+
+def test_a_bad_permalink_has_an_html_error_page(client) -> None:
+    from adjudicator.web.pages.forms import encode_state
+
+    state = {**TABLE, "players": [{"name": "Ann", "hand": ["No Such Card"]}, TABLE["players"][1]]}
+    response = client.get("/ruling?state=" + encode_state(state), headers={"Accept": "text/html"})
+    assert response.status_code == 400
+    assert response.content_type.startswith("text/html")
+    body = response.get_data(as_text=True)
+    assert "No Such Card" in body and "Ann" in body and 'role="alert"' in body
+
+
+def test_permalinks_are_deflated_and_older_links_still_open(client) -> None:
+    from adjudicator.web.pages.forms import MAX_LINK_STATE, decode_state, encode_state
+
+    noted = {**TABLE, "notes": "Ann drew Jackpot, then Bo asked about the rule. " * 95}
+    token = encode_state(noted)
+    assert len(token) < len(link(noted)) / 4 and len(link(noted)) > 4096
+    assert decode_state(token) == noted and decode_state(link(noted)) == noted
+    assert client.get("/ruling?format=json&state=" + token).get_json()["ok"] is True
+    assert len(link(noted)) < MAX_LINK_STATE  # an older link of this size still opens
+    assert client.get("/ruling?format=json&state=" + link(noted)).get_json()["ok"] is True
+
+
+def test_a_deflated_link_that_inflates_beyond_a_body_is_refused(client) -> None:
+    import zlib
+
+    bomb = zlib.compress(b'{"a":"' + b"a" * 2_000_000 + b'"}', 9)[2:-4]
+    token = "z" + base64.urlsafe_b64encode(bomb).decode().rstrip("=")
+    response = client.get("/ruling?format=json&state=" + token)
+    assert response.status_code == 413
+    assert error_paths(response) == ["/state"]
+    cut = "z" + base64.urlsafe_b64encode(zlib.compress(json.dumps(TABLE).encode())[2:-12]
+                                         ).decode().rstrip("=")
+    assert client.get("/ruling?format=json&state=" + cut).status_code == 400

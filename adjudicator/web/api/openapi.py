@@ -216,7 +216,9 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*codes: int) -> dict[str, Any]:
     words = {400: "bad input", 404: "no such entry", 413: "the request body is too large",
-             405: "method not allowed"}
+             405: "method not allowed",
+             415: "JSON sent under another content type than application/json",
+             503: "the knowledge store is being rebuilt (Retry-After)"}
     return {str(c): _json(_ref("Error"), words[c]) for c in codes}
 
 
@@ -242,14 +244,14 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": _body(_ref("TableState"), EXAMPLE_STATE),
         "responses": {"200": _json({"anyOf": [_ref("Ruling"), _ref("EngineFailure")]},
                                    "the ruling"),
-                      **_errors(400, 413)},
+                      **_errors(400, 413, 415)},
     },
     ("post", "/api/play"): {
         "operationId": "play", "summary": "The outcomes of playing a card",
         "requestBody": _body(_ref("PlayRequest"),
                              {"state": EXAMPLE_STATE, "play": {"card": "Draw 2"}}),
         "responses": {"200": _json(_ref("PlayAnswer"), "legal or not, and the outcomes"),
-                      **_errors(400, 413)},
+                      **_errors(400, 413, 415)},
     },
     ("get", "/api/faq"): {
         "operationId": "faq", "summary": "FAQ entries, best first for a query",
@@ -258,36 +260,36 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                        LIMIT, _query("card", "only entries about this card"),
                        _query("topic", "only entries on this topic"), EDITION,
                        _query("scope", "only entries of this scope")],
-        "responses": {"200": _json(_ref("Results"), "the matching entries"), **_errors(400)},
+        "responses": {"200": _json(_ref("Results"), "the matching entries"), **_errors(400, 503)},
     },
     ("get", "/api/faq/coverage"): {
         "operationId": "faqCoverage", "summary": "Which FAQ entries the scenarios adjudicate",
         "responses": {"200": _json(_ref("Coverage"), "every entry and its status"),
-                      **_errors(400)},
+                      **_errors(400, 503)},
     },
     ("get", "/api/faq/<entry_id>"): {
         "operationId": "faqEntry", "summary": "One FAQ entry",
         "parameters": [_path("entry_id", "an entry id such as 002-01")],
-        "responses": {"200": _json(_ref("FaqEntry"), "the entry"), **_errors(400, 404)},
+        "responses": {"200": _json(_ref("FaqEntry"), "the entry"), **_errors(400, 404, 503)},
     },
     ("get", "/api/cards"): {
         "operationId": "cards", "summary": "Every card of an edition",
         "parameters": [EDITION],
-        "responses": {"200": _json(_ref("CardList"), "the cards"), **_errors(400)},
+        "responses": {"200": _json(_ref("CardList"), "the cards"), **_errors(400, 503)},
     },
     ("get", "/api/cards/<card_id>"): {
         "operationId": "card", "summary": "One card, with its FAQ entries",
         "parameters": [_path("card_id", "a card id or name"), EDITION],
-        "responses": {"200": _json(_ref("Card"), "the card"), **_errors(400, 404)},
+        "responses": {"200": _json(_ref("Card"), "the card"), **_errors(400, 404, 503)},
     },
     ("get", "/api/rulebook"): {
         "operationId": "rulebook", "summary": "The rulebook sections and the glossary",
-        "responses": {"200": _json(_ref("Rulebook"), "the rulebook"), **_errors(400)},
+        "responses": {"200": _json(_ref("Rulebook"), "the rulebook"), **_errors(400, 503)},
     },
     ("get", "/api/sources/<path:source_id>"): {
         "operationId": "source", "summary": "Is this citable source real, and where it opens",
         "parameters": [_path("source_id", "a source id such as faq:002-01")],
-        "responses": {"200": _json(_ref("SourceInfo"), "the source"), **_errors(400, 404)},
+        "responses": {"200": _json(_ref("SourceInfo"), "the source"), **_errors(400, 404, 503)},
     },
     ("get", "/api/search"): {
         "operationId": "search", "summary": "Every kind of source, best first",
@@ -300,7 +302,7 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
                               "(an expansion's game is fluxx; entries tied to no edition "
                               "stay); rulebook passages always stay"),
                        LIMIT],
-        "responses": {"200": _json(_ref("Results"), "the matches"), **_errors(400)},
+        "responses": {"200": _json(_ref("Results"), "the matches"), **_errors(400, 503)},
     },
     ("get", "/api/openapi.json"): {
         "operationId": "openapi", "summary": "This description",

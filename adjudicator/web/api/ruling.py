@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from ...errors import InputError, error
 from ...referee.ruling import ruling_for
@@ -19,16 +20,30 @@ bp = Blueprint("ruling_api", __name__)
 
 
 def json_body() -> Any:
-    """The request's JSON body, or an InputError that says what is wrong with it."""
+    """The request's JSON body, or an InputError that says what is wrong with it: too large
+    (413, also for a chunked body, whose size is known only once read), empty, not JSON, JSON
+    sent under another content type (415), or JSON `null` (no table)."""
+    raw = request.get_data(cache=True)  # beyond MAX_CONTENT_LENGTH: RequestEntityTooLarge, 413
+    limit = request.max_content_length
+    if limit is not None and request.content_length is None and len(raw) >= limit:
+        # a body of no announced length (chunked) is cut at the limit by the stream that reads
+        # it, silently: one byte more from the server's own stream tells one at the limit from
+        # one beyond it
+        if request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+    if not raw.strip():
+        raise InputError(error("", "body_empty"))
     try:
-        data = request.get_json(silent=True)
+        data = current_app.json.loads(raw)
     except RecursionError:  # the JSON parser's own limit: absurdly deep nesting, never a table
         raise InputError(error("", "body_too_deep")) from None
+    except ValueError:
+        raise InputError(error("", "body_not_json")) from None
+    if not request.is_json:
+        raise InputError(error("", "body_wrong_type", type=request.mimetype or "none"),
+                         status=415)
     if data is None:
-        raw = request.get_data(cache=True)
-        if not raw.strip():
-            raise InputError(error("", "body_empty"))
-        raise InputError(error("", "body_not_json"))
+        raise InputError(error("", "body_null"))
     return data
 
 

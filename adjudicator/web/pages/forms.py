@@ -3,7 +3,8 @@
 The editor posts plain form fields (one card per line in each zone), so it works without
 JavaScript; `state_from_form` turns them into the contract's input dict, leaving validation to
 the state reader (one place decides what a valid table is). A pasted JSON or YAML state takes
-precedence over the fields. A permalink carries the state as base64url of compact JSON.
+precedence over the fields. A permalink carries the state as "z" + base64url of its compact JSON
+deflated (raw base64url of the JSON, the older form, is still read).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import base64
 import binascii
 import json
 import re
+import zlib
 from typing import Any
 
 from werkzeug.datastructures import MultiDict
@@ -21,7 +23,13 @@ from ...errors import ErrorItem, InputError, error, pointer, table_item
 from ...table.reader import MAX_COUNT, load_state_text
 from ...table.schema import lone_surrogates
 
-MAX_LINK_STATE = 24 * 1024  # characters of ?state=; a real table is far below this
+# Characters of ?state=. The whole request line must fit in the server's limit (gunicorn's
+# largest, 8190 bytes: cli/serve.py), with room for the path and the other parameters, so that a
+# link too long is answered by the app (413, the contract's shape) and not by the server. Deflated,
+# a 4-player table takes about 500 characters.
+MAX_LINK_STATE = 7 * 1024
+MAX_LINK_JSON = 256 * 1024  # bytes of JSON a link may inflate to: the bound of a request body
+LINK_DEFLATED = "z"  # the first character of a deflated link (base64url of JSON starts "ey")
 _SEAT = re.compile(r"^players-(\d+)-name$")
 _PENDING_SPLIT = re.compile(r"\s*[:：]\s*")
 
@@ -177,21 +185,33 @@ def form_from_state(state: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def encode_state(state: dict[str, Any]) -> str:
-    """The permalink form of a state: base64url (no padding) of its compact JSON."""
+    """The permalink form of a state: "z" + base64url (no padding) of its compact JSON deflated."""
     raw = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+    packed = zlib.compress(raw, 9)[2:-4]  # raw deflate: no zlib header or checksum
+    return LINK_DEFLATED + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
 def decode_state(token: str) -> dict[str, Any]:
     """The state a permalink carries; a clear error for a damaged or foreign link."""
     bad = InputError(error("/state", "link_unreadable"))
+    too_long = InputError(error("/state", "link_too_long", max=MAX_LINK_STATE), status=413)
     token = token.strip()
     if len(token) > MAX_LINK_STATE:
-        raise InputError(error("/state", "link_too_long"), status=413)
+        raise too_long
+    deflated = token.startswith(LINK_DEFLATED)
+    if deflated:
+        token = token[len(LINK_DEFLATED):]
     try:
         raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        if deflated:
+            inflate = zlib.decompressobj(wbits=-15)
+            raw = inflate.decompress(raw, MAX_LINK_JSON)  # never more: a deflate bomb stops here
+            if inflate.unconsumed_tail:
+                raise too_long
+            if not inflate.eof:
+                raise bad  # cut short
         data = json.loads(raw.decode("utf-8"))
-    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError):
+    except (binascii.Error, ValueError, UnicodeDecodeError, RecursionError, zlib.error):
         raise bad from None  # RecursionError: absurdly deep nesting, never a real table
     if not isinstance(data, dict):
         raise bad

@@ -13,7 +13,7 @@ import hmac
 import os
 import secrets
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from flask import (
     Blueprint,
@@ -218,7 +218,10 @@ def ruling_page():
         # to the editor, in the language asked for (?lang= outranks the cookie there too)
         return redirect(url_for("ui.editor", lang=valid_lang(request.args.get("lang"))))
     data = decode_state(token)
-    table = referee.read_state(data)
+    try:
+        table = referee.read_state(data)
+    except InputError as err:
+        return error_response(err, state=data)  # the error page names the link's players
     ruling = referee.rule(table)
     if wants_json():
         return jsonify(ruling)
@@ -286,14 +289,26 @@ def play_post():
 @bp.get("/lang/<code>")
 def switch_lang(code: str):
     """Switch language and go back (for links that cannot carry ?lang=)."""
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = "/"  # only this site's pages: no open redirect
-    response = redirect(target)
+    response = redirect(local_path(request.args.get("next", "/")))
     if valid_lang(code):
         response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax",
                             httponly=True)
     return response
+
+
+def local_path(target: str) -> str:
+    """`target` if it is a path of this site, else "/": no open redirect.
+
+    Browsers drop tabs and line breaks from a URL and read a backslash as a slash, so
+    "/\t/evil.com" is "//evil.com" to them, another site: a target with any control character,
+    space or backslash is refused, and what is left must be a path with no scheme and no host."""
+    if (not target.startswith("/") or "\\" in target
+            or any(ch <= " " or ch == "\x7f" for ch in target)):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or target.startswith("//"):
+        return "/"
+    return target
 
 
 # --- view models ---------------------------------------------------------------------------
