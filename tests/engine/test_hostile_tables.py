@@ -230,9 +230,11 @@ def test_a_table_over_the_time_limit_holds_no_other_request(monkeypatch, combine
 def test_a_table_too_large_to_share_is_ruled_alone_at_once(monkeypatch) -> None:
     combined: list[str] = []
     monkeypatch.setattr(batch._COMBINER, "solve", lambda *args: combined.append("combined"))
+    # (copies of one card in a sub-hand are one fact: distinct cards make the facts long)
     frames = [{"player": "Ann", "card": "Draw 2 and Use 'Em", "plays_left": 2,
-               "cards": ["Jackpot", "Draw 2", "Taxation", "Trade Hands"] * 6}
-              for _ in range(50)]
+               "cards": ["Jackpot", "Draw 2", "Taxation", "Trade Hands", "Milk", "Moon",
+                         "Sun", "Bread", "Toast", "Love", "Peace", "Time"]}
+              for _ in range(120)]
     state = parse_state({**INNOCENT[0], "sub_hands": frames})
     game = catalog_for("fluxx", ())
     facts = table_facts(state, game)
