@@ -758,6 +758,18 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     return _fit(_told(result, state, action), game).to_json()
 
 
+def try_play(state: TableState, play: dict[str, Any], *, seed: int | None = None,
+             sample: int | None = None, limit: int = MAX_OUTCOMES) -> PlayResult:
+    """A `play` body read as POST /api/play reads it (table.reader.read_play), and its outcomes
+    without their rulings: up to `limit`, or with `sample` (a seed) one picked by a randomized
+    search, as a random player would (the simulator, the consistency tests)."""
+    play = read_play(state, play)
+    action = {"kind": play.get("kind") or "play", "player": play.get("player") or state.active,
+              "card": play.get("card")}
+    return apply_action(state, action, play.get("choices") or {}, seed, with_ruling=False,
+                        limit=limit, sample=sample)
+
+
 # ---- legal actions ---------------------------------------------------------------------------
 def legal_actions(state: TableState, ruling: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The moves open now, as the bodies `POST /api/play` takes: the `play` of each of the

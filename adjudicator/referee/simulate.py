@@ -3,9 +3,10 @@
 A game of an edition (`fluxx`, `math`, `fluxxnomic`; the `fluxx` edition with its expansions) is
 dealt from its whole deck, every copy of every card (every card but Basic Rules, which starts on
 the table, and the promo card, whose text the sources lack), then each step takes the ruling of
-the current state, picks one of `legal_actions` at random, applies it with `apply_action` (a
-seeded run: shuffles and random picks are concrete) and picks one of its outcomes at random (the
-player's decisions). The invariants (`invariant_violations`) are checked after every move: the
+the current state, picks one of `legal_actions` at random (the `play` bodies of the ruling's
+legal moves: the one move model, nothing else) and makes it with `try_play`, which reads the body
+as POST /api/play does (a seeded run: shuffles and random picks are concrete, and a randomized
+search picks the player's decisions). The invariants (`invariant_violations`) are checked after every move: the
 copies of every card over all the zones are the deck's. A move or a ruling that hits the
 engine's time limit ends its game (`ended: "time_limit"`, the move and its table kept in the
 result); the other games of the batch go on.
@@ -24,7 +25,7 @@ from ..cards.catalog import Catalog, catalog_for
 from ..engine.solve import TimeLimitError
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import Player, TableState, Turn
-from .moves import SUB_HANDS, apply_action, legal_actions
+from .moves import SUB_HANDS, legal_actions, try_play
 from .ruling import ruling_for
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
@@ -127,8 +128,8 @@ def random_walk(seed: int, players: int, moves: int, edition: str = "fluxx",
         actions = legal_actions(state, ruling)
         if not actions or ruling.get("winner"):
             return
-        result = apply_action(state, rng.choice(actions), seed=rng.randrange(1 << 30),
-                              with_ruling=False, sample=rng.randrange(1 << 30))
+        result = try_play(state, rng.choice(actions), seed=rng.randrange(1 << 30),
+                          sample=rng.randrange(1 << 30))
         if not result.outcomes:
             return
         state = result.outcomes[0].state
@@ -162,8 +163,8 @@ def play_game(seed: int, players: int = 3, max_steps: int = 200, check: bool = T
                 break
             action = rng.choice(actions)
             asked = {"action": action, "state": state}
-            outcome = apply_action(state, action, seed=rng.randrange(1 << 30),
-                                   with_ruling=False, sample=rng.randrange(1 << 30))
+            outcome = try_play(state, action, seed=rng.randrange(1 << 30),
+                               sample=rng.randrange(1 << 30))
             steps += 1
             if not outcome.legal or not outcome.outcomes:
                 result.ended = "stuck"

@@ -13,8 +13,9 @@ import pytest
 import yaml
 
 from adjudicator.errors import InputError
-from adjudicator.referee.moves import play_response
+from adjudicator.referee.moves import play_response, try_play
 from adjudicator.referee.ruling import ruling_for
+from adjudicator.referee.simulate import random_walk
 from adjudicator.table.reader import parse_state
 from adjudicator.table.state import TableState
 
@@ -233,3 +234,44 @@ def test_a_free_action_no_file_applies_says_its_effect_is_not_modelled() -> None
     assert 'cites(free_action_not_modelled,(p(0),milk),"rulebook:free-actions")' in shown
     assert "next_keeper(0,milk,1)" in shown and not any(a.startswith("illegal(") for a in shown)
     assert not any("nothing_happens" in a for a in shown)
+
+
+# ---- the tables real games reach ------------------------------------------------------------
+GAMES = [("fluxx", ()), ("fluxx", ("creepers",)), ("fluxx", ("surprises",)),
+         ("fluxx", ("creepers", "surprises")), ("math", ()), ("fluxxnomic", ())]
+
+
+def _quick_disagreements(state: TableState) -> list[str]:
+    """As `disagreements`, by the legality of each move alone (try_play: the body read as the
+    endpoint reads it, one outcome, no rulings of the outcomes)."""
+    ruling = ruling_for(state)
+    out: list[str] = []
+    for move in ruling["legal_moves"]:
+        result = try_play(state, dict(move["play"]), limit=1)
+        if not result.legal:
+            out.append(f"listed {move['play']} refused: {[r['key'] for r in result.reasons]}")
+    for move in ruling.get("not_yet", []):
+        result = try_play(state, dict(move["play"]), limit=1)
+        keys = [r["key"] for r in result.reasons]
+        if result.legal or move["reason_key"] not in keys:
+            out.append(f"held {move['play']} ({move['reason_key']}): {result.legal}, {keys}")
+    return out
+
+
+@pytest.mark.slow
+def test_three_hundred_tables_of_simulated_games_agree() -> None:
+    """At least 300 distinct tables of random games of every edition, with and without the
+    expansions: every listed move plays, every held move is refused with its reason."""
+    seen: set[str] = set()
+    problems: list[str] = []
+    for i, (edition, expansions) in enumerate(GAMES):
+        for seed in range(3):
+            for state in random_walk(100 * i + seed, 3, 20, edition, expansions):
+                key = repr(state.to_json())
+                if key in seen:
+                    continue
+                seen.add(key)
+                problems += [f"{edition}{list(expansions)} seed {seed}: {p}"
+                             for p in _quick_disagreements(state)]
+    assert len(seen) >= 300
+    assert not problems, "\n".join(problems[:20])
