@@ -7,9 +7,9 @@ the current state, picks one of `legal_actions` at random (the `play` bodies of 
 legal moves: the one move model, nothing else) and makes it with `try_play`, which reads the body
 as POST /api/play does (a seeded run: shuffles and random picks are concrete, and a randomized
 search picks the player's decisions). The invariants (`invariant_violations`) are checked
-after every move: the copies of every card over all the zones are the deck's. A move or a ruling that hits the
-engine's time limit ends its game (`ended: "time_limit"`, the move and its table kept in the
-result); the other games of the batch go on.
+after every move: the copies of every card over all the zones are the deck's. A move or a
+ruling that hits the engine's time limit ends its game (`ended: "time_limit"`, the move and its
+table kept in the result); the other games of the batch go on.
 """
 
 from __future__ import annotations
