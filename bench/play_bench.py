@@ -1,61 +1,119 @@
-"""Benchmark of plays: prints plays per second (one card played on a mid-game table, with the
-outcome's ruling) and simulated games per second (random legal moves, invariants checked).
+"""Benchmark of moves where players wait: "what if" on every card of a 7-card hand and a
+21-card hand's discard to Hand Limit 1, each as a multiple of a lone ruling of the same table,
+and simulated games across the editions (moves per second, the time of N games, invariant
+violations).
 
-    python bench/play_bench.py [--plays 40] [--games 5] [--players 3] [--max-steps 60]
+    python bench/play_bench.py [--tables 5] [--games 12] [--max-steps 40]
 
-Figures only; nothing is asserted (timings depend on the machine and its load).
+Figures only; nothing is asserted (timings depend on the machine and its load). The tables are
+mid-game tables of simulated games (random legal moves from a deal), the active player's hand
+made up to 7 cards from the draw pile. Targets (bench/README.md): what if at most 14 lone
+rulings, the 21-card discard at most 10, 1,000 games under 10 minutes.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import statistics
 import time
+from dataclasses import replace
 
-from adjudicator.referee.moves import apply_action, legal_actions
+from adjudicator.referee.moves import play_response
+from adjudicator.referee.ruling import ruling_for
 from adjudicator.referee.simulate import random_walk, simulate
+from adjudicator.table.reader import parse_state
+from adjudicator.table.state import TableState
+
+GAMES = [("fluxx", ()), ("fluxx", ("creepers",)), ("fluxx", ("surprises",)),
+         ("fluxx", ("creepers", "surprises")), ("math", ()), ("fluxxnomic", ())]
 
 
-def mid_game(seed: int, players: int, moves: int = 12):
-    """A table some random moves into a game (the simulator's moves)."""
-    *_, state = random_walk(seed, players, moves)
-    return state
+def _seconds(work) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
 
 
-def bench_plays(n: int, players: int) -> None:
-    rng = random.Random(0)
-    timings = []
-    for i in range(n):
-        state = mid_game(i, players)
-        cards = [a for a in legal_actions(state) if a["kind"] == "play"]
-        if not cards:
+def seven_card_table(seed: int) -> TableState | None:
+    """A mid-game table whose active player holds 7 known cards (topped up from the pile)."""
+    *_, state = random_walk(seed, 3, 10)
+    pile = list(state.draw_pile or [])
+    active = state.player(state.active)
+    need = 7 - len(active.hand or [])
+    if active.hand is None or need < 0 or len(pile) < need:
+        return None
+    players = [replace(p, hand=p.hand + pile[:need], hand_size=p.hand_size + need)
+               if p.name == state.active else p for p in state.players]
+    table = replace(state, players=players, draw_pile=pile[need:],
+                    draw_pile_size=state.draw_pile_size - need, pending=[])
+    return parse_state(table.to_json())  # through the reader, as a client's table
+
+
+def bench_what_if(tables: int) -> None:
+    ratios = []
+    for seed in range(tables * 3):
+        state = seven_card_table(seed)
+        if state is None or ruling_for(state).get("winner"):
             continue
-        action = rng.choice(cards)
-        started = time.perf_counter()
-        apply_action(state, action, seed=i)
-        timings.append(time.perf_counter() - started)
-    total = sum(timings)
-    print(f"plays: {len(timings)} in {total:.2f} s = {len(timings) / total:.1f} plays/s "
-          f"(all outcomes, each with its ruling; mean {1000 * total / len(timings):.0f} ms)")
+        lone = statistics.median(_seconds(lambda s=state: ruling_for(s)) for _ in range(3))
+        cards = state.player(state.active).hand
+        every = _seconds(lambda s=state, h=cards: [play_response(s, {"card": c}) for c in h])
+        ratios.append(every / lone)
+        print(f"  table {seed}: lone ruling {1000 * lone:.1f} ms, what if on 7 cards "
+              f"{1000 * every:.0f} ms = {every / lone:.1f} rulings")
+        if len(ratios) == tables:
+            break
+    print(f"what if, 7 cards: median {statistics.median(ratios):.1f} lone rulings "
+          f"(target at most 14)")
 
 
-def bench_games(games: int, players: int, max_steps: int) -> None:
-    summary = simulate(games, players=players, seed=1000, max_steps=max_steps)
-    print(f"games: {games} in {summary['seconds']:.2f} s = "
-          f"{games / summary['seconds']:.3f} games/s; {summary['moves']} moves = "
-          f"{summary['moves_per_second']} moves/s; ended {summary['ended']}; "
-          f"average turns {summary['average_turns']}")
+def bench_discard() -> None:
+    names = ["Jackpot", "Draw 2", "Taxation", "Trade Hands", "Milk", "Moon", "Sun", "Bread",
+             "Toaster", "Love", "Peace", "Time", "Money", "Dreams", "Sleep", "Chocolate",
+             "Cookies", "Television", "Brain", "Rocket", "Rules Reset"]
+    state = parse_state({"players": [{"name": "Ann", "hand_size": 2},
+                                     {"name": "Bo", "hand": names}],
+                         "active": "Ann", "rules": ["Hand Limit 1"],
+                         "turn": {"hand_at_start": 2}})
+    lone = statistics.median(_seconds(lambda: ruling_for(state)) for _ in range(3))
+    answer: dict = {}
+    spent = _seconds(lambda: answer.update(play_response(state, {"kind": "discard",
+                                                                 "player": "Bo"})))
+    print(f"discard of 20 from a 21-card hand: {1000 * spent:.0f} ms = {spent / lone:.1f} lone "
+          f"rulings ({1000 * lone:.1f} ms; {len(answer['outcomes'])} outcomes listed, "
+          f"truncated {answer.get('outcomes_truncated', False)}; target at most 10)")
+
+
+def bench_games(games: int, max_steps: int) -> None:
+    moves = seconds = 0.0
+    violations = limits = played = 0
+    for edition, expansions in GAMES:
+        n = max(1, games // len(GAMES))
+        summary = simulate(n, players=3, seed=1000, max_steps=max_steps, edition=edition,
+                           expansions=expansions)
+        played += n
+        moves += summary["moves"]
+        seconds += summary["seconds"]
+        violations += len(summary["violations"])
+        limits += len(summary["time_limits"])
+        print(f"  {edition}{'+' + '+'.join(expansions) if expansions else ''}: {n} games, "
+              f"{summary['moves']} moves, {summary['moves_per_second']} moves/s, "
+              f"ended {summary['ended']}")
+    per_game = seconds / played
+    print(f"games: {played} in {seconds:.1f} s, {moves / seconds:.1f} moves/s, "
+          f"{violations} invariant violations, {limits} time limits; 1,000 games at this rate "
+          f"(at most {max_steps} moves each): {1000 * per_game / 60:.1f} min (target under 10)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--plays", type=int, default=40)
-    parser.add_argument("--games", type=int, default=5)
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--max-steps", type=int, default=60)
+    parser.add_argument("--tables", type=int, default=5)
+    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--max-steps", type=int, default=40)
     args = parser.parse_args()
-    bench_plays(args.plays, args.players)
-    bench_games(args.games, args.players, args.max_steps)
+    bench_what_if(args.tables)
+    bench_discard()
+    bench_games(args.games, args.max_steps)
 
 
 if __name__ == "__main__":

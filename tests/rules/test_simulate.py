@@ -125,7 +125,7 @@ def test_a_short_game_keeps_every_copy(edition: str) -> None:
 def test_a_move_over_the_time_limit_ends_its_game_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The move that hit the engine's time limit is reported with its table; the batch goes on."""
     calls = {"n": 0}
-    real = simulate_module.apply_action
+    real = simulate_module.try_play
 
     def slow_second_game(state: Any, action: Any, *args: Any, **kwargs: Any) -> Any:
         calls["n"] += 1
@@ -133,7 +133,7 @@ def test_a_move_over_the_time_limit_ends_its_game_only(monkeypatch: pytest.Monke
             raise TimeLimitError(10.0)
         return real(state, action, *args, **kwargs)
 
-    monkeypatch.setattr(simulate_module, "apply_action", slow_second_game)
+    monkeypatch.setattr(simulate_module, "try_play", slow_second_game)
     summary = simulate(2, players=2, seed=5, max_steps=3)
     first, second = summary["results"]
     assert first["ended"] in ("win", "step_cap") and first["time_limit"] is None
