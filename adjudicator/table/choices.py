@@ -108,9 +108,11 @@ def canonical_choices(value: dict[str, Any]) -> dict[str, Any]:
             item = []
         elif key in PLAYER_CARDS_KEYS and isinstance(item, list):
             grouped: dict[str, list[Any]] = {}
-            for pair in item:
+            for pair in item:  # (a pair without its player is refused as player "")
                 if isinstance(pair, dict):
-                    grouped.setdefault(pair.get("player"), []).append(pair.get("card"))
+                    who = pair.get("player")
+                    grouped.setdefault(who if isinstance(who, str) else "", []).append(
+                        pair.get("card"))
             item = grouped
         elif key == "then" and isinstance(item, dict):
             item = {c: canonical_choices(sub) if isinstance(sub, dict) else sub
@@ -124,9 +126,9 @@ def normalize_choices(value: dict[str, Any], game: Catalog, names: list[str], pa
     """A `choices` object that fits the schema's Choices (adjudicator/table/schema.py: the keys and
     the shape of their values), its cards written as ids and its players checked by name.
     Raises InputError naming the JSON pointer of the first card or player that is not there.
-    `guess`: as card_id's."""
+    `guess`: as card_id's. An outcome's shapes are taken as canonical_choices reads them."""
     out: dict[str, Any] = {}
-    for key, item in value.items():
+    for key, item in canonical_choices(value).items():
         at = path + pointer(key)
         if key in CARD_KEYS:
             out[key] = card_id(game, item, at, guess)
