@@ -14,8 +14,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
 from flask import g, has_request_context, request
+
+from .resources import read_yaml
 
 LANGS = ("en", "zh")
 DEFAULT_LANG = "en"
@@ -25,7 +26,7 @@ _MESSAGES = Path(__file__).resolve().parent / "messages" / "ui.yaml"
 
 @cache
 def messages() -> dict[str, dict[str, str]]:
-    data = yaml.safe_load(_MESSAGES.read_text(encoding="utf-8"))
+    data = read_yaml(_MESSAGES)
     return {str(k): {"en": str(v["en"]), "zh": str(v["zh"])} for k, v in data.items()}
 
 

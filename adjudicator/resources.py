@@ -4,12 +4,21 @@
 carries them inside the package as `adjudicator/_data/<name>` (see pyproject.toml); a checkout
 or an editable install finds them beside the package. Everything that reads those folders
 asks this module, so both ways of installing work.
+
+`read_yaml` reads the project's own YAML files (scenarios, messages, annotations) with libyaml's
+C parser when PyYAML was built with it: the pure-Python parser takes about 15 s for the
+scenario files alone. Tables pasted by users go through table/reader.py, which bounds them.
 """
 
 from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+import yaml
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -38,3 +47,8 @@ def templates_dir() -> Path:
 def static_dir() -> Path:
     """The web UI's own files (CSS, JS, icons): inside the package, installed or not."""
     return _PACKAGE / "web" / "static"
+
+
+def read_yaml(path: Path) -> Any:
+    """The data of one of the project's YAML files (safe loading: plain data only)."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 (a safe loader)

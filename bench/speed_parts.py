@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import yaml
+from adjudicator.resources import read_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -61,7 +61,7 @@ def simulated(games: int, moves: int) -> Iterator[TableState]:
 
 def scenario_tables() -> Iterator[TableState]:
     for path in sorted((ROOT / "tests" / "rules" / "scenarios").glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+        for case in read_yaml(path) or []:
             data = case.get("state")
             if not isinstance(data, dict) or data.get("edition") not in SCENARIO_EDITIONS:
                 continue

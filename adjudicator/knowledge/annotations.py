@@ -18,6 +18,8 @@ from typing import Any
 
 import yaml
 
+from ..resources import read_yaml
+
 log = logging.getLogger(__name__)
 
 SCOPES = ("ours", "other_decks", "not_rules")
@@ -27,7 +29,7 @@ def _load(path: Path) -> Any:
     if not path.is_file():
         return None
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return read_yaml(path)
     except yaml.YAMLError as exc:
         log.warning("%s: not valid YAML, ignored (%s)", path, exc)
         return None

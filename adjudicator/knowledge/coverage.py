@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from ..messages import catalog
-from ..resources import data_dir, faq_dir
+from ..resources import data_dir, faq_dir, read_yaml
 from .annotations import faq_annotations
 from .faq_seed import FaqEntry, parse_faq_002, parse_faq_004
 
@@ -133,7 +133,7 @@ def scenario_citations(directory: Path | None = None) -> dict[str, list[Scenario
             return cited
     for path in sorted(directory.glob("*.yaml")):
         try:
-            cases = yaml.safe_load(path.read_text(encoding="utf-8"))
+            cases = read_yaml(path)
         except yaml.YAMLError as exc:  # a broken file cites nothing; its own test reports it
             log.warning("%s: not valid YAML (%s)", path, exc)
             continue
@@ -210,7 +210,7 @@ def topic_names() -> dict[str, dict[str, str]]:
     """Topic id -> {en, zh} from faq/annotations/topics.yaml (ids stand in when it is missing)."""
     path = faq_dir() / "annotations" / "topics.yaml"
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = read_yaml(path) or {}
     except (OSError, yaml.YAMLError):
         return {}
     topics = data.get("topics") if isinstance(data, dict) else None

@@ -27,7 +27,7 @@ from typing import Any
 import sqlite_utils
 
 from ..errors import InputError, error
-from ..resources import faq_dir
+from ..resources import faq_dir, read_yaml
 from . import annotations as ann
 from .faq_seed import FaqEntry, parse_faq_002, parse_faq_004
 from .rulebook_seed import (
@@ -549,7 +549,7 @@ def _fluxxnomic_zh(path: Path) -> dict[str, dict[str, str | None]]:
     import yaml
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+        data = read_yaml(path) if path.is_file() else None
     except yaml.YAMLError as exc:
         log.warning("%s: not valid YAML, ignored (%s)", path, exc)
         data = None

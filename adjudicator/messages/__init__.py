@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
+from ..resources import read_yaml
 
 LANGS = ("en", "zh")
 _DIR = Path(__file__).resolve().parent
@@ -26,7 +26,7 @@ _FILE = _DIR / "findings.yaml"
 
 @cache
 def _data() -> dict[str, Any]:
-    return yaml.safe_load(_FILE.read_text(encoding="utf-8"))
+    return read_yaml(_FILE)
 
 
 @cache
@@ -44,7 +44,7 @@ def terms() -> dict[str, dict[str, str]]:
 @cache
 def catalog(name: str) -> dict[str, Any]:
     """messages/<name>.yaml as read (shared: do not modify)."""
-    return yaml.safe_load((_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
+    return read_yaml(_DIR / f"{name}.yaml")
 
 
 def text(name: str, key: str, lang: str, /, **fields: Any) -> str:
@@ -122,7 +122,7 @@ _TABLE = Path(__file__).resolve().parent / "table.yaml"
 def table_messages() -> dict[str, Any]:
     """The texts of table.yaml: `key: {en, zh}`, and the named terms under `_kinds`, `_types`,
     `_zones`, `_or` (shared: do not modify)."""
-    return yaml.safe_load(_TABLE.read_text(encoding="utf-8"))
+    return read_yaml(_TABLE)
 
 
 def table_term(group: str, name: str) -> dict[str, str]:

@@ -84,6 +84,7 @@ def test_common_facts_apart_and_atoms_read_from_the_cache_rule_alike() -> None:
             assert {str(s) for s in solution.symbols} == alone(facts + common, game)
 
 
+@pytest.mark.slow
 def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
     program = batch.tagged_program("fluxx", ())
     tables = GAMES[("fluxx", ())][:3]
@@ -280,6 +281,7 @@ def test_a_failure_outside_the_engine_reaches_every_caller_of_the_batch(monkeypa
     assert combiner._running == 0 and not combiner._queue
 
 
+@pytest.mark.slow
 def test_a_constraint_applies_to_each_table_of_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     # no encoding has an integrity constraint yet: the program of the game gets one, which
     # refuses every table whose active player sits at seat 1

@@ -13,12 +13,10 @@ from __future__ import annotations
 import random
 from functools import cache
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import clingo
 import pytest
-import yaml
 
 from adjudicator.cards.catalog import EDITIONS, EXPANSION_BASE, EXPANSIONS, catalog_for
 from adjudicator.engine import solve
@@ -30,8 +28,8 @@ from adjudicator.referee.simulate import deal
 from adjudicator.resources import rules_dir
 from adjudicator.table.reader import parse_state
 from adjudicator.table.state import TableState
+from tests.scenario_files import scenario_cases
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "rules" / "scenarios"
 # (edition, expansions) of every game the reader accepts: expansions add to EXPANSION_BASE only
 GAMES = [(e, ()) for e in EDITIONS] + [
     (EXPANSION_BASE, tuple(c)) for n in range(1, len(EXPANSIONS) + 1)
@@ -41,12 +39,7 @@ STEPS = 20  # moves per simulated game at most
 
 
 def _cases() -> list[tuple[str, dict[str, Any]]]:
-    cases = []
-    for path in sorted(SCENARIOS.glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            if "expect_error" not in case:
-                cases.append((f"{path.stem}:{case['id']}", case))
-    return cases
+    return [(cid, case) for cid, case in scenario_cases() if "expect_error" not in case]
 
 
 CASES = _cases()

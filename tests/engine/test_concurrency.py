@@ -9,18 +9,16 @@ one table into another would show up here as a ruling that differs from its seri
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import Any
 
 import clingo.ast
 import pytest
-import yaml
 
 from adjudicator.engine import solve
 from adjudicator.engine.facts import state_facts
 from adjudicator.table.reader import parse_state
+from tests.scenario_files import scenario_cases
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "rules" / "scenarios"
 THREADS = 8
 ROUNDS = 4
 
@@ -31,12 +29,8 @@ def comparable(ruling: dict[str, Any]) -> dict[str, Any]:
 
 
 def scenario_states() -> list[dict[str, Any]]:
-    states = []
-    for path in sorted(SCENARIOS.glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            if isinstance(case, dict) and isinstance(case.get("state"), dict):
-                states.append(case["state"])
-    return states
+    return [case["state"] for _, case in scenario_cases()
+            if isinstance(case, dict) and isinstance(case.get("state"), dict)]
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import clingo
+import pytest
 
 from adjudicator.engine import terms
 from adjudicator.memo import Memo
@@ -76,6 +77,7 @@ def test_memos_off_store_nothing(monkeypatch) -> None:
     assert kept.keep("a", 1) == 1 and dict(kept) == {"a": 1}
 
 
+@pytest.mark.slow
 def test_a_ruling_with_memos_off_is_the_same_ruling() -> None:
     """FLUXX_MEMO=0 changes nothing but the time: the same table ruled in a process without
     memos, twice (the second time where a memo would have been used), gives this process's

@@ -192,6 +192,7 @@ def test_answers_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert kept.leaves == n - relevance.TRACES + 1
 
 
+@pytest.mark.slow
 def test_the_tables_of_a_game_are_not_analysed_again() -> None:
     # the tables a game meets, as the simulator plays it: each answer made once stays kept
     # while the game goes on (a bound of 16 answers analysed more than half of them again)

@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from adjudicator.errors import InputError
 from adjudicator.referee.moves import play_response
 from adjudicator.referee.ruling import ruling_for
+from adjudicator.resources import read_yaml
 from adjudicator.table.reader import parse_state
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "rules" / "scenarios"
@@ -25,7 +24,7 @@ GOLDEN = Path(__file__).resolve().parent / "scenarios.json"
 def scenario_cases(folder: Path) -> list[tuple[str, dict[str, Any]]]:
     cases = []
     for path in sorted(folder.rglob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+        for case in read_yaml(path) or []:
             cases.append((f"{path.stem}:{case['id']}", case))
     return cases
 

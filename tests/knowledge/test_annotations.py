@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from adjudicator.resources import faq_dir
+from adjudicator.resources import faq_dir, read_yaml
 
 SCOPES = {"ours", "other_decks", "not_rules"}
 QUESTION_BASES = {"seed_fragment", "answer", "lost"}
@@ -85,18 +84,18 @@ def _has_fragment(seed_text: str) -> bool:
 
 @cache
 def entries() -> list[dict[str, Any]]:
-    data = yaml.safe_load((_annotations() / "faq_entries.yaml").read_text(encoding="utf-8"))
+    data = read_yaml(_annotations() / "faq_entries.yaml")
     return data["entries"]
 
 
 @cache
 def vocabulary() -> dict[str, dict[str, Any]]:
-    return yaml.safe_load((_annotations() / "topics.yaml").read_text(encoding="utf-8"))
+    return read_yaml(_annotations() / "topics.yaml")
 
 
 @cache
 def rulebook() -> dict[str, Any]:
-    return yaml.safe_load((_annotations() / "rulebook_zh.yaml").read_text(encoding="utf-8"))
+    return read_yaml(_annotations() / "rulebook_zh.yaml")
 
 
 @cache

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from adjudicator.knowledge import coverage
+from adjudicator.resources import read_yaml
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "rules" / "scenarios"
 
@@ -51,7 +52,7 @@ def test_adjudicated_means_cited_by_a_scenario_file(report: coverage.Coverage) -
     """Read the scenario files independently: the report agrees with them both ways."""
     cited: dict[str, set[str]] = {}
     for path in SCENARIOS.glob("*.yaml"):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+        for case in read_yaml(path) or []:
             for source in case.get("source", []):
                 if str(source).startswith("faq:"):
                     cited.setdefault(str(source)[4:], set()).add(f"{path.stem}:{case['id']}")

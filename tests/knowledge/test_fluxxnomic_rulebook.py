@@ -9,12 +9,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
 
 from adjudicator.knowledge import queries, store
 from adjudicator.knowledge.rulebook_seed import FLUXXNOMIC_ANCHORS, parse_fluxxnomic_003
 from adjudicator.knowledge.search import search
-from adjudicator.resources import faq_dir
+from adjudicator.resources import faq_dir, read_yaml
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 PHASE_RULE = "Each phase, a player may draw one card and play one card."
@@ -27,7 +26,7 @@ def _seed() -> str:
 
 def _translations() -> list[dict]:
     path = faq_dir() / "annotations" / "rulebook_zh.yaml"
-    return yaml.safe_load(path.read_text(encoding="utf-8"))["fluxxnomic_sections"]
+    return read_yaml(path)["fluxxnomic_sections"]
 
 
 def test_parser_finds_the_fixed_anchors_in_the_seed() -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from adjudicator.knowledge import queries
 from adjudicator.knowledge.search import search
 from adjudicator.knowledge.text import has_cjk
+from adjudicator.resources import read_yaml
 
-QUERIES = yaml.safe_load((Path(__file__).parent / "search_queries.yaml").read_text("utf-8"))
+QUERIES = read_yaml(Path(__file__).parent / "search_queries.yaml")
 # Top-3 hit rate reached on tests/knowledge/search_queries.yaml; it may rise, never fall.
 HIT_RATE_FLOOR = 59 / 60
 

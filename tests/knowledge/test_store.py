@@ -216,14 +216,13 @@ def test_default_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
 
 def test_rulebook_translations_match_the_seed_text(knowledge_db):
     """Each translated section names the English it translated: it must be the seed's text."""
-    import yaml
 
-    from adjudicator.resources import faq_dir
+    from adjudicator.resources import faq_dir, read_yaml
 
     path = faq_dir() / "annotations" / "rulebook_zh.yaml"
     if not path.is_file():
         pytest.skip("no rulebook translations yet")
-    sections = yaml.safe_load(path.read_text(encoding="utf-8")).get("sections", [])
+    sections = read_yaml(path).get("sections", [])
     assert sections
     rows = {r["anchor"]: r for r in knowledge_db["rulebook"].rows}
     for item in sections:

@@ -15,7 +15,7 @@ from adjudicator.knowledge import queries
 from adjudicator.messages import messages
 from adjudicator.referee.render import source_of
 from adjudicator.referee.ruling import ruling_for
-from adjudicator.resources import rules_dir
+from adjudicator.resources import read_yaml, rules_dir
 from adjudicator.table.reader import parse_state
 
 SOURCE_STRING = re.compile(r'"((?:rulebook|faq|card):[^"]+)"')
@@ -56,7 +56,7 @@ def scenario_sources() -> frozenset[str]:
     # only the tables that load and states that parse: test_scenarios reports the others
     for path in sorted(SCENARIOS.glob("*.yaml")):
         try:
-            cases = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+            cases = read_yaml(path) or []
         except yaml.YAMLError:
             continue
         for case in cases:

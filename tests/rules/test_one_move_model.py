@@ -6,11 +6,9 @@ refused with the entry's own reason key (rules_asp/moves/legality.lp reads the r
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from adjudicator.errors import InputError
 from adjudicator.referee.moves import play_response, try_play
@@ -18,8 +16,7 @@ from adjudicator.referee.ruling import ruling_for
 from adjudicator.referee.simulate import random_walk
 from adjudicator.table.reader import parse_state
 from adjudicator.table.state import TableState
-
-SCENARIOS = Path(__file__).parent / "scenarios"
+from tests.scenario_files import scenario_cases, scenario_file
 
 
 def disagreements(state: TableState, ruling: dict[str, Any] | None = None) -> list[str]:
@@ -52,12 +49,7 @@ def disagreements(state: TableState, ruling: dict[str, Any] | None = None) -> li
 
 
 def _tables() -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for path in sorted(SCENARIOS.glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            if "expect_error" not in case:
-                out.append((f"{path.stem}:{case['id']}", case["state"]))
-    return out
+    return [(cid, case["state"]) for cid, case in scenario_cases() if "expect_error" not in case]
 
 
 @pytest.mark.slow
@@ -121,12 +113,8 @@ def test_first_play_random_holds_a_chosen_first_play() -> None:
 
 
 def _played_cases() -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for path in sorted(SCENARIOS.glob("plays*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            if "play" in case and "expect_error" not in case:
-                out.append((f"{path.stem}:{case['id']}", case))
-    return out
+    return [(cid, case) for cid, case in scenario_cases("plays*.yaml")
+            if "play" in case and "expect_error" not in case]
 
 
 def _sent_back(state: TableState, play: dict[str, Any]) -> list[str]:
@@ -167,8 +155,7 @@ def test_every_scenario_outcomes_choices_sent_back_give_it(cid: str, case: dict)
 
 
 def _case_state(stem: str, cid: str) -> TableState:
-    cases = yaml.safe_load((SCENARIOS / f"{stem}.yaml").read_text(encoding="utf-8"))
-    return parse_state(next(c for c in cases if c["id"] == cid)["state"])
+    return parse_state(next(c for c in scenario_file(stem) if c["id"] == cid)["state"])
 
 
 FREE_ACTION_TABLES = [
@@ -183,6 +170,7 @@ FREE_ACTION_TABLES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("stem", "cid"), FREE_ACTION_TABLES,
                          ids=[f"{s}:{c}" for s, c in FREE_ACTION_TABLES])
 def test_free_action_tables_agree(stem: str, cid: str) -> None:

@@ -23,21 +23,13 @@ from adjudicator.referee import moves
 from adjudicator.referee.simulate import card_places, deck
 from adjudicator.resources import rules_dir
 from adjudicator.table.reader import parse_state
+from tests.scenario_files import scenario_cases
 
-SCENARIOS = Path(__file__).parent / "scenarios"
 OWN_FILES = ("moves/next_table.lp", "moves/legality.lp", "moves/drawing.lp", "moves/actions.lp",
              "moves/turn_moves.lp")
 
 
-def load_cases() -> list[tuple[str, dict[str, Any]]]:
-    cases = []
-    for path in sorted(SCENARIOS.glob("plays*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            cases.append((f"{path.stem}:{case['id']}", case))
-    return cases
-
-
-CASES = load_cases()
+CASES = scenario_cases("plays*.yaml")
 
 
 def matches(expected: Any, actual: Any) -> bool:

@@ -8,29 +8,19 @@ list expects none at all).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from adjudicator.errors import InputError
 from adjudicator.referee.ruling import ruling_for
 from adjudicator.table.reader import parse_state
+from tests.scenario_files import scenario_cases
 
-SCENARIOS = Path(__file__).parent / "scenarios"
 CONTAINS = ("legal_moves", "not_yet", "findings")
 
 
-def load_cases() -> list[tuple[str, dict[str, Any]]]:
-    cases = []
-    for path in sorted(SCENARIOS.glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            cases.append((f"{path.stem}:{case['id']}", case))
-    return cases
-
-
-CASES = load_cases()
+CASES = scenario_cases()
 
 
 def matches(expected: Any, actual: Any, key: str = "") -> bool:

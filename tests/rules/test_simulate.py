@@ -114,6 +114,7 @@ def test_the_invariants_count_copies() -> None:
     assert any("duplicated {'zero': 1}" in v for v in invariant_violations(state, ruling, full))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edition", ["math", "fluxxnomic"])
 def test_a_short_game_keeps_every_copy(edition: str) -> None:
     result = play_game(7, players=3, max_steps=8, edition=edition)

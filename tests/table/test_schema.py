@@ -267,6 +267,7 @@ json_values = st.recursive(
     max_leaves=25)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, derandomize=True, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
