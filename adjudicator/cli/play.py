@@ -89,7 +89,9 @@ def play_text(response: dict, lang: str = "en") -> str:
     for i, outcome in enumerate(response["outcomes"], start=1):
         s = outcome["state"]
         picks = json.dumps(outcome.get("choices", {}), ensure_ascii=False)
-        lines.append(f"{say('outcome')} {i}: {picks}")
+        odds = (f" ({say('probability')} {outcome['probability']})"
+                if "probability" in outcome else "")
+        lines.append(f"{say('outcome')} {i}: {picks}{odds}")
         for change in outcome.get("changes", []):
             lines.append(f"  > {change['text'][lang]}")
         for p in s["players"]:

@@ -13,12 +13,14 @@ docs/PLAYS.md documents the moves, choices and extension fields.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -73,6 +75,13 @@ class Outcome:
     picks: dict[str, list[Any]]  # the decisions and random results that led here
     findings: list[dict[str, Any]]
     changes: list[dict[str, Any]] = field(default_factory=list)  # what the move changed
+    chance_keys: frozenset[str] = frozenset()  # the keys of `picks` that are random results
+    # the odds of the random results given the decisions (odds.lp); None: nothing random
+    probability: Fraction | None = None
+
+    def chosen(self) -> dict[str, list[Any]]:
+        """The decisions alone (the picks that are not random results)."""
+        return {k: v for k, v in self.picks.items() if k not in self.chance_keys}
 
     def to_json(self) -> dict[str, Any]:
         winner = (self.ruling or {}).get("winner")
@@ -81,6 +90,8 @@ class Outcome:
                                "state": self.state.to_json(), "ruling": self.ruling}
         if self.picks:
             out["choices"] = self.picks
+        if self.probability is not None:
+            out["probability"] = str(self.probability)
         out["play_findings"] = self.findings
         return out
 
@@ -99,11 +110,47 @@ class PlayResult:
         out = {"ok": True, "legal": self.legal, "reasons": self.reasons,
                "outcomes": [o.to_json() for o in self.outcomes],
                "open_choices": self.open_choices}
+        if len(self.outcomes) > 1:
+            out["groups"] = groups(self.outcomes)
         if self.truncated:
             out["outcomes_truncated"] = True
         if self.cut_by_size:
             out["outcomes_size_limit"] = MAX_OUTCOME_BYTES
         return out
+
+
+def groups(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+    """The outcomes grouped by the decisions that lead to them: outcomes that differ only in
+    random results share a group (their probabilities add up to 1 when all are listed). Groups
+    and the outcomes in them keep the outcomes' order (those in which someone wins first)."""
+    out: list[dict[str, Any]] = []
+    index: dict[str, dict[str, Any]] = {}
+    for i, outcome in enumerate(outcomes):
+        chosen = outcome.chosen()
+        key = repr(sorted(chosen.items()))
+        if key not in index:
+            index[key] = {"choices": chosen, "outcomes": []}
+            out.append(index[key])
+        index[key]["outcomes"].append(i)
+    return out
+
+
+def _odds(atoms: Atoms) -> Fraction | None:
+    """The probability of an outcome's random results (rules_asp/moves/odds.lp): W/N for each
+    result drawn, and for a deal of a shuffled pool (Scramble Keepers) the product of n! over
+    the players divided by the pool's size factorial. None when the outcome drew nothing."""
+    odds = atoms.args("chance_odds", 4)
+    deals: dict[str, list[int]] = defaultdict(list)
+    for key, _, n in atoms.args("chance_deal", 3):
+        deals[key.name].append(n.number)
+    if not odds and not deals:
+        return None
+    p = Fraction(1)
+    for _, _, w, n in odds:
+        p *= Fraction(w.number, n.number)
+    for counts in deals.values():
+        p *= Fraction(math.prod(math.factorial(n) for n in counts), math.factorial(sum(counts)))
+    return p
 
 
 def _json_size(value: Any) -> int:
@@ -468,6 +515,10 @@ def _pick_value(ctx: Context, sym: Term) -> Any:
     return _card_of(sym)
 
 
+def _chance_keys(atoms: Atoms) -> frozenset[str]:
+    return frozenset(key.name for key, _ in atoms.args("chance", 2))
+
+
 def _picks(ctx: Context, atoms: Atoms) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = defaultdict(list)
     for name in ("pick", "chance"):
@@ -575,19 +626,25 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
             "key": "card", "kind": "name",
             "options": sorted(_card_of(c) for (c,) in named)}])
     outcomes: list[Outcome] = []
-    seen: set[str] = set()
+    seen: dict[str, Outcome] = {}
     for symbols in models:
         atoms = Atoms.of(symbols)
         new_state = _next_state(state, atoms, keep)
+        picks, chance_keys, odds = _picks(ctx, atoms), _chance_keys(atoms), _odds(atoms)
         fingerprint = repr(new_state.to_json())
         if fingerprint in seen:
+            # two random results that leave the same table are one outcome: their odds add up
+            same = seen[fingerprint]
+            if same.probability is not None and odds is not None and same.chosen() == {
+                    k: v for k, v in picks.items() if k not in chance_keys}:
+                same.probability += odds
             continue
-        seen.add(fingerprint)
         cites = cites_of(atoms, ctx)
         outcomes.append(Outcome(
-            state=new_state, ruling=None, picks=_picks(ctx, atoms),
+            state=new_state, ruling=None, picks=picks, chance_keys=chance_keys, probability=odds,
             findings=[f for f in findings_of(atoms, ctx, cites)
                       if f["key"] in play_finding_keys()]))
+        seen[fingerprint] = outcomes[-1]
     cut = False
     if with_ruling:  # ruled in order, as long as the answer can hold them
         outcomes, cut = _within_size(outcomes, game)
@@ -603,30 +660,37 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     return result
 
 
-def _claims_made(result: PlayResult, game: Catalog) -> PlayResult:
-    """Keep Going: where an outcome's ruling owes a claim (a legal discard move with `claim`:
-    rules_asp/ruling/legal_moves.lp), the claim is made at once, as the claimant's discard move
-    (rules_asp/moves/turn_moves.lp): its outcomes replace that outcome."""
+def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
+    """Where an outcome's ruling lists a move the rules make at once (`at_once`: a Keep Going
+    claim, rules_asp/ruling/legal_moves.lp), that move is made: its outcomes replace that
+    outcome, with the decisions and random results of both."""
     if not result.legal:
         return result
     outcomes: list[Outcome] = []
     for outcome in result.outcomes:
         ruling = outcome.ruling or ruling_for(outcome.state, game)
-        claims = [m for m in ruling.get("legal_moves", [])
-                  if m.get("kind") == "discard" and m.get("claim")]
-        if not claims:
+        now = [m for m in ruling.get("legal_moves", []) if m.get("at_once")]
+        if not now:
             outcomes.append(outcome)
             continue
-        sub = apply_action(outcome.state, {"kind": "discard", "player": claims[0]["player"]})
+        play = now[0]["play"]
+        sub = apply_action(outcome.state, play, play.get("choices") or {})
         if not sub.legal or not sub.outcomes:
             outcomes.append(outcome)
             continue
         outcomes += [Outcome(state=o.state, ruling=o.ruling, picks={**outcome.picks, **o.picks},
-                             findings=outcome.findings + o.findings) for o in sub.outcomes]
+                             findings=outcome.findings + o.findings,
+                             chance_keys=outcome.chance_keys | o.chance_keys,
+                             probability=_times(outcome.probability, o.probability))
+                     for o in sub.outcomes]
     result.outcomes = outcomes
     if len(outcomes) > 1 and not result.open_choices:
         result.open_choices = _open_from(outcomes)
     return result
+
+
+def _times(a: Fraction | None, b: Fraction | None) -> Fraction | None:
+    return b if a is None else a if b is None else a * b
 
 
 def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
@@ -637,7 +701,7 @@ def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
             for v in values:
                 if v not in options[key]:
                     options[key].append(v)
-            kinds[key] = "chance" if key in ("scramble", "taken", "random") else "choice"
+            kinds[key] = "chance" if key in o.chance_keys else "choice"
     return [{"key": k, "kind": kinds[k], "options": sorted(v, key=str)}
             for k, v in sorted(options.items()) if len(v) > 1]
 
@@ -699,7 +763,7 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
         result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,
                             open_choices=sub.open_choices, truncated=sub.truncated,
                             cut_by_size=sub.cut_by_size)
-    result = _claims_made(_fit(result, game), game)
+    result = _made_at_once(_fit(result, game), game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
         # the cards set aside still have to be played (once the chain, if any, is closed): say
@@ -753,7 +817,7 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     elif kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
         result = _play_through(state, {"kind": kind, "player": action["player"]}, choices, seed)
     else:
-        result = _claims_made(apply_action(state, action, choices, seed), game)
+        result = _made_at_once(apply_action(state, action, choices, seed), game)
     # a claim's outcomes (Keep Going) may add to them: cut to the size limit last
     return _fit(_told(result, state, action), game).to_json()
 

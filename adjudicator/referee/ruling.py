@@ -129,7 +129,8 @@ def _details(ctx: Context, details: Atom) -> dict[str, Any]:
         value = item.arguments[0]
         if item.name == "card" and ctx.card_id(value):
             out.update(ctx.card_json(ctx.card_id(value)))
-        elif item.name in ("any", "optional") and value.type == clingo.SymbolType.Function:
+        elif (item.name in ("any", "optional", "at_once")
+              and value.type == clingo.SymbolType.Function):
             out[item.name] = value.name == "true"
         else:
             out[item.name] = ctx.json_value(value)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,26 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
     return moves.play_response(state, dict(case["play"]))
 
 
+def assert_odds_add_up(response: dict[str, Any]) -> None:
+    """Outcomes are grouped by their decisions (`groups`, one per decision when there are
+    several outcomes); where every outcome of a group is listed and drew something at random,
+    the probabilities of the group add up to 1."""
+    outcomes = response["outcomes"]
+    if len(outcomes) < 2:
+        assert "groups" not in response
+        return
+    listed = sorted(i for g in response["groups"] for i in g["outcomes"])
+    assert listed == list(range(len(outcomes)))
+    for group in response["groups"]:
+        odds = [outcomes[i].get("probability") for i in group["outcomes"]]
+        assert all(outcomes[i].get("choices", {}).items() >= group["choices"].items()
+                   for i in group["outcomes"])
+        if response.get("outcomes_truncated") or None in odds:
+            assert len(group["outcomes"]) == 1 or None not in odds, group
+            continue
+        assert sum(Fraction(o) for o in odds) == 1, group
+
+
 def test_play_scenarios_exist() -> None:
     assert len(CASES) >= 50
     ids = [cid for cid, _ in CASES]
@@ -83,12 +104,19 @@ def test_play_scenario(case: dict[str, Any]) -> None:
             [o["state"] for o in outcomes])
     if "ruling" in want:
         assert matches(want["ruling"], outcomes[0]["ruling"]), outcomes[0]["ruling"]
+    if "groups" in want:  # the decisions of each group, and its outcomes' probabilities
+        got = sorted(repr((g["choices"], sorted(str(outcomes[i].get("probability"))
+                                                 for i in g["outcomes"])))
+                     for g in response["groups"])
+        assert got == sorted(repr((g["choices"], sorted(g["probabilities"])))
+                             for g in want["groups"])
     if "findings" in want:
         keys = {f["key"] for f in outcomes[0]["play_findings"]}
         assert set(want["findings"]) <= keys, keys
     if "no_findings" in want:
         keys = {f["key"] for f in outcomes[0]["play_findings"]}
         assert not set(want["no_findings"]) & keys, keys
+    assert_odds_add_up(response)
     for outcome in outcomes:
         assert outcome["ruling"]["ok"], outcome["ruling"]
         assert all(f["sources"] for f in outcome["play_findings"])

@@ -66,6 +66,9 @@ SCHEMAS: dict[str, Any] = {
                        "claim": {"type": "string", "description": (
                            "a discard move that makes a Keep Going claim: the Goal claimed "
                            "(zone keepers, count: the Keepers used, discarded with it)")},
+                       "at_once": {"type": "boolean", "description": (
+                           "the rules make this move as soon as it is open (a Keep Going "
+                           "claim): a play's outcome that opens it goes on with it")},
                        "play": {"type": "object", "description": (
                            "the exact `play` body POST /api/play takes for this move")},
                        "reason_key": {"type": "string", "description": (
@@ -135,7 +138,13 @@ SCHEMAS: dict[str, Any] = {
                 "type": "object",
                 "properties": {"wins": {"type": "string"},
                                "changes": {"type": "array", "items": _ref("Change")},
-                               "state": {"type": "object"}, "ruling": {"type": "object"}}},
+                               "state": {"type": "object"}, "ruling": {"type": "object"},
+                               "choices": {"type": "object"},
+                               "probability": {
+                                   "type": "string", "pattern": r"^[0-9]+(/[0-9]+)?$",
+                                   "description": (
+                                       "an outcome that drew something at random: its odds "
+                                       "given its decisions, an exact fraction (\"1/3\")")}}},
                 "description": "one per possible result, at most 24 and at most "
                                "outcomes_size_limit bytes of JSON together (the first always)"},
             "outcomes_truncated": {"type": "boolean",
@@ -146,6 +155,13 @@ SCHEMAS: dict[str, Any] = {
                                                    "outcomes: bytes of JSON"},
             "open_choices": {"type": "array",
                              "description": "what to decide to narrow the outcomes"},
+            "groups": {"type": "array", "description": (
+                "with several outcomes: the outcomes grouped by the decisions that lead to "
+                "them (random results aside), each group's `outcomes` their indices"),
+                "items": {"type": "object", "required": ["choices", "outcomes"],
+                          "properties": {"choices": {"type": "object"},
+                                         "outcomes": {"type": "array",
+                                                      "items": {"type": "integer"}}}}},
         },
     },
     "Results": {
