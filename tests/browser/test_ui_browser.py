@@ -8,21 +8,13 @@ widths land in tests/browser/screenshots/.
 
 from __future__ import annotations
 
-import os
 import re
 
 import pytest
 
 from adjudicator.web.pages.forms import decode_state, encode_state
+from tests.browser.pw import Page, expect
 from tests.web.ui_pages import CHAIN, what_if
-
-try:
-    from playwright.sync_api import Page, expect
-except ImportError:  # without Playwright: skip here, fail on CI (see conftest.py)
-    if os.environ.get("CI"):
-        raise
-    pytest.skip("Playwright for Python is not installed (pip install playwright)",
-                allow_module_level=True)
 
 pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
 
@@ -109,6 +101,8 @@ def test_what_if_i_play_this(page: Page) -> None:
     answer = what_if(page, TABLE, "draw_2")
     expect(answer).to_contain_text("What if Ann plays Draw 2?")
     outcome = answer.locator(".outcome").first
+    expect(outcome.locator(".changes")).to_contain_text("Draw 2")
+    outcome.locator(".outcome-ruling > summary").click()  # the ruling after it, folded
     expect(outcome.locator(".banner")).to_be_visible()
     outcome.locator("a.permalink").click()
     expect(page.locator(".zone-rules .card[data-card=draw_2]")).to_be_visible()
@@ -250,7 +244,7 @@ def test_what_if_on_a_surprise_answering_the_chain(page: Page) -> None:
     answer = what_if(page, CHAIN, "veto")
     expect(answer).to_contain_text("What if Ann plays Veto!?")
     expect(answer.locator(".banner.illegal")).to_have_count(0)
-    page.get_by_role("button", name="What if the chain is resolved now?").click()
+    page.locator(".moves").get_by_role("button", name="resolve the chain").click()
     expect(answer).to_contain_text("What if Ann resolves the chain of Trade Hands?")
     assert not page.js_errors, page.js_errors
 

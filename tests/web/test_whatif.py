@@ -15,6 +15,7 @@ the address bar in Chromium).
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 from urllib.parse import parse_qs, urlsplit
@@ -42,12 +43,17 @@ def ruling_page(client, state: dict, lang: str = "en") -> str:
     return html(response)
 
 
-def whatif_forms(page: str) -> list[dict[str, str]]:
-    """The hidden fields of every "What if" form of a page."""
+def whatif_forms(page: str, moves: bool = False) -> list[dict[str, str]]:
+    """The hidden fields of every "What if" button of a page's hands (`kind`, `card`,
+    `player`), or with `moves` of its listed moves (the move's `play` object, read)."""
     forms = []
     for body in re.findall(r'<form[^>]*class="whatif-form"[^>]*>(.*?)</form>', page, re.S):
         fields = dict(re.findall(r'<input type="hidden" name="([a-z_]+)" value="([^"]*)"', body))
-        forms.append({k: unescape(v) for k, v in fields.items() if k != "csrf_token"})
+        fields = {k: unescape(v) for k, v in fields.items() if k != "csrf_token"}
+        if moves and "play" in fields:
+            forms.append({**fields, **json.loads(fields["play"])})
+        elif not moves and "play" not in fields:
+            forms.append(fields)
     return forms
 
 
@@ -92,7 +98,7 @@ def test_a_surprise_of_a_player_whose_turn_it_is_not_gets_its_button(client):
 
 
 def test_the_chains_resolve_move_has_its_own_button(client):
-    forms = whatif_forms(ruling_page(client, CHAIN))
+    forms = whatif_forms(ruling_page(client, CHAIN), moves=True)
     resolve = [f for f in forms if f.get("kind") == "resolve"]
     assert len(resolve) == 1 and resolve[0]["player"] == "Ann"
     body = what_if(client, CHAIN, kind="resolve", player="Ann")

@@ -40,3 +40,15 @@ def what_if(page: Any, state: dict[str, Any], card: str) -> Any:
         has=page.locator(f"[data-card={card}]"))
     hand_card.get_by_role("button", name="What if I play this?").click()
     return page.locator("#whatif .play-result")
+
+
+# Ann may play Jackpot!, Bread (Toast with her Toaster: a win) or Use What You Take (a random
+# card of Bo's or Cy's hand): the game-log tests go on from it move by move.
+GAME: dict[str, Any] = {
+    "players": [{"name": "Ann", "hand": ["Use What You Take", "Jackpot!", "Bread"],
+                 "keepers": ["Toaster"]},
+                {"name": "Bo", "hand": ["Love", "Milk", "?", "?"], "keepers": []},
+                {"name": "Cy", "hand": ["Peace"]}],
+    "active": "Ann", "rules": ["Play 2"], "goals": ["Toast"], "turn": {"drawn": 1, "played": 0},
+    "draw_pile": ["Sun", "Moon", "Time", "Cookies"], "discard_pile": [],
+}

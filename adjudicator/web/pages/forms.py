@@ -186,15 +186,26 @@ def form_from_state(state: dict[str, Any], lang: str) -> dict[str, Any]:
 
 def encode_state(state: dict[str, Any]) -> str:
     """The permalink form of a state: "z" + base64url (no padding) of its compact JSON deflated."""
-    raw = json.dumps(state, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return encode_link(state)
+
+
+def encode_link(data: Any) -> str:
+    """"z" + base64url (no padding) of `data`'s compact JSON, deflated (a state, a game log)."""
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     packed = zlib.compress(raw, 9)[2:-4]  # raw deflate: no zlib header or checksum
     return LINK_DEFLATED + base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
 
 
 def decode_state(token: str) -> dict[str, Any]:
     """The state a permalink carries; a clear error for a damaged or foreign link."""
-    bad = InputError(error("/state", "link_unreadable"))
-    too_long = InputError(error("/state", "link_too_long", max=MAX_LINK_STATE), status=413)
+    return decode_link(token, "/state")
+
+
+def decode_link(token: str, path: str) -> dict[str, Any]:
+    """The object a link's parameter carries (`path`: /state, /game); a clear error, at `path`,
+    for a damaged, foreign or oversized link."""
+    bad = InputError(error(path, "link_unreadable"))
+    too_long = InputError(error(path, "link_too_long", max=MAX_LINK_STATE), status=413)
     token = token.strip()
     if len(token) > MAX_LINK_STATE:
         raise too_long
@@ -215,7 +226,7 @@ def decode_state(token: str) -> dict[str, Any]:
         raise bad from None  # RecursionError: absurdly deep nesting, never a real table
     if not isinstance(data, dict):
         raise bad
-    broken = lone_surrogates(data, "/state")  # JSON's escapes of no character: never shown
+    broken = lone_surrogates(data, path)  # JSON's escapes of no character: never shown
     if broken:
         raise InputError(broken)
     return data

@@ -42,18 +42,16 @@ def rule(table: TableState) -> dict[str, Any]:
     return ruling_for(table)
 
 
-def play(table: TableState, card: str, player: str | None,
-         kind: str = "play") -> dict[str, Any]:
-    """The outcomes of a move (the answer of POST /api/play): playing `card`, a Surprise
-    answering the open chain (`kind="surprise"`), or closing the chain (`"resolve"`, no card)."""
+def play_move(table: TableState, play: dict[str, Any]) -> dict[str, Any]:
+    """The outcomes of a move given as the `play` object POST /api/play takes."""
     from ...referee.moves import play_response
 
-    request: dict[str, Any] = {"kind": kind} if kind != "play" else {}
-    if kind != "resolve":
-        request["card"] = card
-    if player:
-        request["player"] = player
-    return play_response(table, request)
+    return play_response(table, play)
+
+
+def game_over(ruling: dict[str, Any]) -> bool:
+    """The ruling says the game is over: a winner, and no move left to anyone."""
+    return bool(ruling.get("winner")) and not ruling.get("legal_moves")
 
 
 # --- view helpers (Jinja globals) ----------------------------------------------------------
@@ -121,6 +119,8 @@ def whatif_moves(state: dict[str, Any], ruling: dict[str, Any]) -> dict[str, dic
     active hand is tried as a `play`; a card the ruling lists as a legal Surprise answering the
     open chain (whoever holds it) as a `surprise`. An unknown card ("?") gets no button."""
     buttons: dict[str, dict[str, str]] = {}
+    if game_over(ruling):  # nothing is played after a win
+        return buttons
     for player in state.get("players", []):
         if player.get("name") == state.get("active"):
             buttons[player["name"]] = {c: "play" for c in player.get("hand") or []

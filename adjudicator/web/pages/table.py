@@ -41,6 +41,7 @@ from ...i18n import (
 from ..responses import error_response, wants_json
 from . import referee
 from .forms import decode_state, encode_state, form_from_state, state_from_form
+from .game import Game, decode_game, log_entries, one_table
 
 bp = Blueprint("ui", __name__)
 
@@ -210,14 +211,17 @@ def editor_load():
 
 @bp.get("/ruling")
 def ruling_page():
-    token = request.args.get("state")
-    if not token:
+    """The ruling of a table (`?state=`), or of the table shown of a game (`?game=`: the log of
+    its moves, with undo and redo: web/pages/game.py). The JSON twin is the ruling."""
+    token, game_token = request.args.get("state"), request.args.get("game")
+    if not token and not game_token:
         if wants_json():
             # a JSON client cannot follow a redirect to the editor: say what is missing
             raise InputError(error("/state", "ruling_without_state"))
         # to the editor, in the language asked for (?lang= outranks the cookie there too)
         return redirect(url_for("ui.editor", lang=valid_lang(request.args.get("lang"))))
-    data = decode_state(token)
+    game = decode_game(game_token) if game_token else one_table(decode_state(token or ""))
+    data = game.current
     try:
         table = referee.read_state(data)
     except InputError as err:
@@ -225,7 +229,7 @@ def ruling_page():
     ruling = referee.rule(table)
     if wants_json():
         return jsonify(ruling)
-    return render_template("ruling.html", **_ruling_context(table, ruling))
+    return render_template("ruling.html", **_ruling_context(table, ruling, game))
 
 
 @bp.post("/ruling")
@@ -253,21 +257,28 @@ def ruling_post():
                                             **_ruling_context(table, ruling),
                                             lang_links=lang_links), mimetype="text/html")
         response.headers["HX-Push-Url"] = permalink
+        # the editor's own history entry is kept as the editor holding this table (app.js), so
+        # that Back from the ruling returns to the table, not to an empty editor
+        response.headers["X-Editor-Url"] = url_for("ui.editor", state=token)
         return response
     return redirect(permalink, code=303)
 
 
 @bp.post("/ruling/play")
 def play_post():
-    """ "What if I play this?": the outcomes of one play from the ruling's table."""
+    """ "What if?": the outcomes of one move from the ruling's table, each with "Play this" (the
+    game's link with that outcome added). The move is a listed move's `play` object (`play`,
+    JSON), or a card of a hand (`kind`, `card`, `player`)."""
     check_csrf()
-    table = referee.read_state(decode_state(request.form.get("state", "")))
-    # the move a What-if button stands for (docs/PLAYS.md): a play, a Surprise answering the
-    # open chain, or closing the chain (`resolve`, no card: the chain's first card is named)
-    kind = request.form.get("kind") or "play"
-    card = request.form.get("card", "")
-    player = request.form.get("player") or table.active
-    answer = referee.play(table, card, player, kind)
+    game_token = request.form.get("game")
+    game = (decode_game(game_token) if game_token
+            else one_table(decode_state(request.form.get("state", ""))))
+    table = referee.read_state(game.current)
+    play = _posted_play(table)
+    kind = play.get("kind") or "play"
+    card = play.get("card") or ""
+    player = play.get("player") or table.active
+    answer = referee.play_move(table, play)
     if wants_json():
         return jsonify(answer)
     if kind == "resolve" and table.pending:
@@ -275,7 +286,8 @@ def play_post():
     token = encode_state(table.to_json())
     context = {
         "answer": answer, "card": card, "player": player, "kind": kind,
-        "outcomes": [_outcome_context(o) for o in answer.get("outcomes", [])],
+        "outcomes": [_outcome_context(o, game, play) for o in answer.get("outcomes", [])],
+        "groups": answer.get("groups") or [],
         "permalink": url_for("ui.ruling_page", state=token),
         "edition": table.edition, "expansions": list(table.expansions),
     }
@@ -311,36 +323,85 @@ def local_path(target: str) -> str:
     return target
 
 
+def _posted_play(table: Any) -> dict[str, Any]:
+    """The move a What-if button posts: a listed move's `play` object (JSON: the reader of
+    POST /api/play checks it), else a card of a hand, a Surprise answering the open chain, or
+    closing the chain (`kind`, `card`, `player`: docs/PLAYS.md)."""
+    import json
+
+    if request.form.get("play"):
+        try:
+            play = json.loads(request.form["play"])
+        except ValueError:
+            raise InputError(error("/play", "move_not_json")) from None
+        if not isinstance(play, dict):
+            raise InputError(error("/play", "move_not_object"))
+        return play
+    kind = request.form.get("kind") or "play"
+    play = {"kind": kind, "player": request.form.get("player") or table.active}
+    if kind != "resolve":
+        play["card"] = request.form.get("card", "")
+    return play
+
+
 # --- view models ---------------------------------------------------------------------------
 
-def _ruling_context(table: Any, ruling: dict[str, Any]) -> dict[str, Any]:
+def _ruling_context(table: Any, ruling: dict[str, Any], game: Game | None = None
+                    ) -> dict[str, Any]:
     state = table.to_json()
     token = encode_state(state)
+    game = game or one_table(state)
+    game_token = game.token() if len(game.states) > 1 else ""
+    # a game's link carries its log; a lone table's is its permalink
+    link = (url_for("ui.ruling_page", game=game_token) if game_token
+            else url_for("ui.ruling_page", state=token))
     return {
         "table": state,
         "ruling": ruling,
         "state_token": token,
-        "permalink": url_for("ui.ruling_page", state=token),
+        "game_token": game_token,
+        "permalink": link,
+        "table_link": url_for("ui.ruling_page", state=token),
         "edit_url": url_for("ui.editor", state=token),
         "json_url": url_for("ui.ruling_page", state=token, format="json"),
         "moves": referee.moves_by_player(state, ruling),
         "active_hand": referee.active_hand(state),
         "whatif": referee.whatif_moves(state, ruling),
+        "game_over": referee.game_over(ruling),
+        "log": log_entries(game, referee.read_state) if game.moves else [],
+        "log_at": game.at,
+        "log_dropped": game.dropped,
+        "undo_url": _game_url(game, game.at - 1) if game.at > 0 else None,
+        "redo_url": _game_url(game, game.at + 1) if game.at < len(game.moves) else None,
+        "log_urls": [_game_url(game, i) for i in range(len(game.states))],
     }
 
 
-def _outcome_context(outcome: dict[str, Any]) -> dict[str, Any]:
+def _game_url(game: Game, at: int) -> str:
+    return url_for("ui.ruling_page", game=game.go(at).token())
+
+
+def _outcome_context(outcome: dict[str, Any], game: Game | None = None,
+                     play: dict[str, Any] | None = None) -> dict[str, Any]:
     state = outcome.get("state") or {}
     token = encode_state(state) if state else ""
     ruling = outcome.get("ruling") or {}
     # what the play itself did (a rule placed, an action resolved...): the findings the new
     # table's ruling does not already state
     stated = {f.get("key") for f in ruling.get("findings", [])}
+    choices = outcome.get("choices") or {}
+    apply_url = None
+    if state and game is not None and play is not None:
+        apply_url = url_for("ui.ruling_page", game=game.then(play, choices, state).token())
     return {
         "state": state,
         "ruling": ruling,
-        "choices": outcome.get("choices") or {},
+        "wins": outcome.get("wins"),
+        "changes": outcome.get("changes") or [],
+        "probability": outcome.get("probability"),
+        "choices": choices,
         "play_findings": [f for f in outcome.get("play_findings") or []
                           if f.get("key") not in stated],
         "permalink": url_for("ui.ruling_page", state=token) if token else None,
+        "apply_url": apply_url,
     }

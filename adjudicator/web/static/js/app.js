@@ -304,6 +304,16 @@
 
   if (window.htmx) {
     window.htmx.onLoad(setup);
+    // An inline ruling pushes its permalink; the editor's entry it leaves becomes the editor
+    // holding that table (the server's X-Editor-Url), so Back returns to the table entered.
+    // History misses reload the page (htmx-config refreshOnHistoryMiss): never a stale page.
+    document.body.addEventListener("htmx:beforeSwap", function (event) {
+      var xhr = event.detail && event.detail.xhr;
+      var editorUrl = xhr && xhr.getResponseHeader("X-Editor-Url");
+      if (editorUrl && window.location.pathname === "/") {
+        window.history.replaceState(window.history.state, "", editorUrl);
+      }
+    });
   } else {
     document.addEventListener("DOMContentLoaded", function () { setup(document); });
   }
