@@ -85,3 +85,14 @@ def test_back_after_an_inline_ruling_returns_to_the_table_entered(page: Page) ->
     page.go_forward()
     expect(page.locator(".verdict")).to_be_visible()
     assert not page.js_errors, page.js_errors
+
+
+def test_a_phone_ruling_reads_in_two_screens_before_the_folds(phone_page: Page, shoot) -> None:
+    page = phone_page
+    page.goto("/ruling?state=" + encode_state(TABLE))
+    expect(page.locator(".deciding li").first).to_be_visible()
+    folds = page.locator(".findings").bounding_box()
+    assert folds and folds["y"] < 2 * 844, folds  # the verdict, what is owed and the moves
+    expect(page.locator(".findings details.topic").first).not_to_have_attribute("open", "")
+    shoot(page, "ruling-phone-folded")
+    assert not page.js_errors, page.js_errors

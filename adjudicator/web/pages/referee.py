@@ -114,6 +114,38 @@ def moves_by_player(state: dict[str, Any], ruling: dict[str, Any]) -> list[dict[
     return [{"player": name, "moves": moves} for name, moves in groups.items()]
 
 
+# The topics (a finding's `about`) in the order a table asks about them, once the game is decided
+# and while it goes on; the first findings of the first topics are the deciding ones, shown at
+# the top of the ruling, and every finding is also folded under its topic.
+_DECIDED_ORDER = ("winner", "goals", "pending", "discards", "draw", "play", "limits")
+_OPEN_ORDER = ("pending", "discards", "draw", "play", "limits", "winner", "creepers",
+               "surprises", "goals")
+# findings that name the rule in force: the why behind a count, not the count itself
+_CONTEXT_KEYS = frozenset({"draw_rule", "play_rule"})
+DECIDING = 2
+
+
+def findings_view(ruling: dict[str, Any]) -> dict[str, Any]:
+    """A ruling's findings as the page shows them: the deciding ones (at most DECIDING, the first
+    non-context finding of each topic in order) and every finding folded by topic, topics in
+    that order and then as they come."""
+    decided = bool(ruling.get("winner") or ruling.get("tied"))
+    order = _DECIDED_ORDER if decided else _OPEN_ORDER
+    topics: dict[str, list[dict[str, Any]]] = {}
+    for finding in ruling.get("findings", []):
+        topics.setdefault(finding.get("about") or "", []).append(finding)
+    ranked = sorted(topics, key=lambda a: order.index(a) if a in order else len(order))
+    deciding = []
+    for about in ranked:
+        if about not in order or len(deciding) == DECIDING:
+            break
+        found = [f for f in topics[about] if f.get("key") not in _CONTEXT_KEYS]
+        if found:
+            deciding.append(found[0])
+    return {"deciding": deciding,
+            "topics": [{"about": a, "findings": topics[a]} for a in ranked]}
+
+
 def whatif_moves(state: dict[str, Any], ruling: dict[str, Any]) -> dict[str, dict[str, str]]:
     """player -> card -> the move kind its "What if" button posts: every known card of the
     active hand is tried as a `play`; a card the ruling lists as a legal Surprise answering the

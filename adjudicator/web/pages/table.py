@@ -368,6 +368,7 @@ def _ruling_context(table: Any, ruling: dict[str, Any], game: Game | None = None
         "active_hand": referee.active_hand(state),
         "whatif": referee.whatif_moves(state, ruling),
         "game_over": referee.game_over(ruling),
+        "findings_view": referee.findings_view(ruling),
         "log": log_entries(game, referee.read_state) if game.moves else [],
         "log_at": game.at,
         "log_dropped": game.dropped,
