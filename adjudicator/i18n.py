@@ -157,6 +157,18 @@ def field_words(path: str | None, state: dict[str, Any] | None = None,
     return t("field.separator", lang).join(words)
 
 
+# A JSON pointer into the table inside a message's text ("Love is already at /players/0/hand/0")
+_POINTER = re.compile(r"(?<![\w/])/(?:players|draw_pile|discard_pile|rules|goals|pending|turn)"
+                      r"(?:/[\w~.-]+)*")
+
+
+def pointers_as_words(text: str, state: dict[str, Any] | None = None,
+                      lang: str | None = None) -> str:
+    """A message for a page: each JSON pointer in it said in words (field_words); the API's
+    messages keep the pointers, which a program reads."""
+    return _POINTER.sub(lambda m: field_words(m.group(0), state, lang), text)
+
+
 def _player_name(state: dict[str, Any] | None, index: int) -> str | None:
     try:
         name = state["players"][index]["name"]  # type: ignore[index]

@@ -95,6 +95,20 @@ def load_state_text(text: str) -> Any:
     return data
 
 
+# Python's JSON parser's messages (json.decoder), said in words a player reads, in both languages
+_JSON_PROBLEMS = (
+    ("Expecting ',' delimiter", "json_comma"), ("Expecting ':' delimiter", "json_colon"),
+    ("Expecting property name", "json_name"), ("Expecting value", "json_value"),
+    ("Unterminated string", "json_string"), ("Extra data", "json_extra"),
+    ("Invalid control character", "json_control"), ("Invalid \\escape", "json_escape"))
+
+
+def _json_problem(msg: str) -> dict[str, str]:
+    key = next((k for start, k in _JSON_PROBLEMS if msg.startswith(start)), "json_syntax")
+    en, zh = table_text(key)
+    return {"en": en, "zh": zh}
+
+
 def _parse_text(text: str) -> Any:
     try:
         return json.loads(text)
@@ -107,7 +121,7 @@ def _parse_text(text: str) -> Any:
     if text.lstrip()[:1] in "{[":
         # it was meant to be JSON: the JSON parser's position is the useful one
         raise InputError(table_item(
-            "", "text_not_json", problem=getattr(json_error, "msg", str(json_error)),
+            "", "text_not_json", problem=_json_problem(getattr(json_error, "msg", "")),
             line=getattr(json_error, "lineno", 0), column=getattr(json_error, "colno", 0)))
     if len(text) > MAX_YAML_TEXT:
         raise InputError(table_item("", "text_yaml_too_long", got=len(text),

@@ -15,4 +15,7 @@ except ImportError:  # without Playwright: skip here, fail on CI (see conftest.p
     pytest.skip("Playwright for Python is not installed (pip install playwright)",
                 allow_module_level=True)
 
+# as the pages' own default timeout (conftest.py): a ruling on a busy machine takes seconds
+expect.set_options(timeout=15_000)
+
 __all__ = ["Page", "expect"]

@@ -294,3 +294,16 @@ def test_a_play_with_an_unknown_choice_key_is_refused_before_any_fact(monkeypatc
         read_play(table, {"card": "Milkk", "choices": {"oponent": "Bo"}})
     assert not isinstance(both.value, UnknownChoiceKeys)
     assert [i.path for i in both.value.items] == ["/play/card", "/play/choices/oponent"]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ('{"players": [1 2]}', "a comma is missing"), ('{"a": 1,}', "a field name must be in"),
+    ('{"a": "x}', "a text in quotes is not closed"), ('{}x', "there is more text")])
+def test_a_json_syntax_error_is_said_in_words_in_both_languages(text: str, words: str) -> None:
+    from adjudicator.errors import InputError
+    from adjudicator.table.reader import load_state_text
+
+    with pytest.raises(InputError) as info:
+        load_state_text(text)
+    item = info.value.items[0]
+    assert words in item.en and "Expecting" not in item.en and "Expecting" not in item.zh

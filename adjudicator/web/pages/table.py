@@ -35,6 +35,7 @@ from ...i18n import (
     field_words,
     messages,
     pick,
+    pointers_as_words,
     t,
     valid_lang,
 )
@@ -85,10 +86,16 @@ def _configure(state: Any) -> None:
     if app.config.get("SESSION_COOKIE_SAMESITE") is None:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.jinja_env.globals.update(
-        t=t, pick=pick, field_words=field_words, csrf_token=csrf_token,
+        t=t, pick=pick, field_words=field_words, pointers_as_words=pointers_as_words,
+        type_names=_type_names, csrf_token=csrf_token,
         lang_url=lang_url, source_label=referee.source_label, card_info=referee.card_info,
         ui_keys=messages(),
     )
+
+
+def _type_names() -> dict[str, str]:
+    """Each card type's name in the page's language (the picker says "Milk is a Keeper")."""
+    return {key.removeprefix("type."): t(key) for key in messages() if key.startswith("type.")}
 
 
 def _machine_secret() -> str:

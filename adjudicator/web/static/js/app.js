@@ -12,9 +12,27 @@
   "use strict";
 
   var catalogs = {}; // "fluxx+creepers" -> Promise of [card]
+  var fuse = null; // Promise of the Fuse class (vendor/fuse.basic.min.mjs), loaded on first use
+  var NUMBER_WORDS = {zero: "0", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6",
+                      seven: "7", eight: "8", nine: "9", ten: "10"};
 
   function normalize(text) {
     return String(text || "").normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}_]+/gu, "");
+  }
+
+  // What was typed, as card names are written: number words as digits ("hand limit one").
+  function normalizeQuery(text) {
+    return normalize(String(text || "").toLowerCase().replace(/[a-z]+/g, function (w) {
+      return NUMBER_WORDS[w] || w;
+    }));
+  }
+
+  function loadFuse(form) {
+    if (!fuse && form.dataset.fuseUrl) {
+      fuse = import(form.dataset.fuseUrl).then(function (m) { return m.default; })
+        .catch(function () { return null; });
+    }
+    return fuse || Promise.resolve(null);
   }
 
   function fetchCards(url, edition) {
@@ -55,8 +73,10 @@
     return null;
   }
 
-  function matches(cards, query, types) {
-    var q = normalize(query);
+  // Cards whose names contain what was typed (exact, then prefix, then anywhere); when few
+  // do, Fuse.js adds the names closest to it, so a typo still finds the card ("Infaltion").
+  function matches(cards, query, types, Fuse) {
+    var q = normalizeQuery(query);
     var pool = types.length ? cards.filter(function (c) { return types.indexOf(c.type) >= 0; }) : cards;
     if (!q) { return pool.slice(0, 60); }
     var scored = [];
@@ -70,7 +90,14 @@
       if (best >= 0) { scored.push([best, c]); }
     });
     scored.sort(function (a, b) { return b[0] - a[0]; });
-    return scored.map(function (s) { return s[1]; }).slice(0, 60);
+    var found = scored.map(function (s) { return s[1]; });
+    if (Fuse && found.length < 5 && q.length >= 3) {
+      new Fuse(pool, {keys: ["name.en", "name.zh", "id"], threshold: 0.4, ignoreLocation: true})
+        .search(String(query)).forEach(function (r) {
+          if (found.indexOf(r.item) < 0) { found.push(r.item); }
+        });
+    }
+    return found.slice(0, 60);
   }
 
   function label(card, lang) {
@@ -103,6 +130,7 @@
     var list = document.createElement("ul");
     list.className = "picker-list";
     list.setAttribute("role", "listbox");
+    list.tabIndex = -1; // a scrolling list is a Tab stop in Chromium: it must not be one
     list.id = "pick-" + textarea.name.replace(/[^a-z0-9_-]/gi, "-");
     input.setAttribute("aria-controls", list.id);
     list.hidden = true;
@@ -116,6 +144,9 @@
     var cards = [];
     var shown = [];
     var selected = -1;
+    var Fuse = null;
+    var errors = {}; // chip index -> {message, suggestions}: marked from the server's answer
+    var typeNames = JSON.parse(form.dataset.typeNames || "{}");
 
     function names() {
       return textarea.value.split("\n").map(function (s) { return s.trim(); }).filter(Boolean);
@@ -127,6 +158,12 @@
         var card = resolve(cards, name);
         var chip = document.createElement("span");
         chip.className = "chip" + (card ? " t-" + card.type : (cards.length ? " unknown" : ""));
+        var fault = errors[index];
+        if (fault) {
+          chip.classList.add("chip-error");
+          chip.setAttribute("aria-invalid", "true");
+          chip.title = fault.message;
+        }
         chip.dataset.card = card ? card.id : name;
         var text = document.createElement("span");
         text.textContent = card ? label(card, lang) : name;
@@ -139,14 +176,40 @@
           var all = names();
           all.splice(index, 1);
           textarea.value = all.join("\n");
+          errors = {};
           drawChips();
           input.focus();
         });
         chip.appendChild(text);
         chip.appendChild(remove);
+        if (fault) {
+          // the server's suggestions, each a button that puts that card in the chip's place
+          fault.suggestions.forEach(function (name) {
+            var fix = document.createElement("button");
+            fix.type = "button";
+            fix.className = "chip-fix";
+            fix.textContent = name;
+            fix.addEventListener("click", function () { replaceAt(index, name); });
+            chip.appendChild(fix);
+          });
+        }
         chips.appendChild(chip);
       });
     }
+
+    function replaceAt(index, name) {
+      var all = names();
+      all[index] = name;
+      textarea.value = all.join("\n");
+      delete errors[index];
+      drawChips();
+      textarea.dispatchEvent(new Event("change", {bubbles: true}));
+    }
+
+    this.markError = function (index, message, suggestions) {
+      errors[index] = {message: message, suggestions: suggestions || []};
+      drawChips();
+    };
 
     function close() {
       list.hidden = true;
@@ -155,12 +218,17 @@
     }
 
     function drawList() {
-      shown = matches(cards, input.value, types);
+      shown = matches(cards, input.value, types, Fuse);
       list.textContent = "";
       if (!shown.length) {
         var none = document.createElement("li");
         none.className = "none";
-        none.textContent = form.dataset.i18nNomatch || "";
+        // a card of another kind than this zone holds: say what it is ("Milk is a Keeper")
+        var elsewhere = input.value ? matches(cards, input.value, [], Fuse)[0] : null;
+        none.textContent = elsewhere && form.dataset.i18nWrongZone
+          ? form.dataset.i18nWrongZone.replace("{name}", label(elsewhere, lang))
+            .replace("{type}", typeNames[elsewhere.type] || elsewhere.type)
+          : (form.dataset.i18nNomatch || "");
         list.appendChild(none);
       }
       shown.forEach(function (card, i) {
@@ -208,8 +276,9 @@
       });
     }
 
+    // The list opens when the player types, clicks or presses Down, not when Tab passes by.
     input.addEventListener("input", function () { selected = -1; drawList(); });
-    input.addEventListener("focus", drawList);
+    input.addEventListener("click", drawList);
     input.addEventListener("blur", close);
     input.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); if (list.hidden) { drawList(); } highlight(selected + 1); }
@@ -226,8 +295,10 @@
     });
 
     this.reload = function () {
+      loadFuse(form).then(function (loaded) { Fuse = loaded; });
       return loadCatalog(form).then(function (loaded) {
         cards = loaded;
+        errors = {};
         drawChips();
         if (!list.hidden) { drawList(); } // typed before the cards arrived: match them now
       });
@@ -240,9 +311,13 @@
     if (form.dataset.enhanced) { return; }
     form.dataset.enhanced = "1";
     var pickers = [];
+    var byName = {}; // textarea name -> its picker
+    form._pickerFor = function (name) { return byName[name]; };
     function enhance(root) {
       root.querySelectorAll("textarea.cardlist:not(.enhanced)").forEach(function (ta) {
-        pickers.push(new Picker(ta, form));
+        var picker = new Picker(ta, form);
+        pickers.push(picker);
+        byName[ta.name] = picker;
       });
       root.querySelectorAll(".remove-seat").forEach(function (button) {
         button.hidden = false;
@@ -297,9 +372,28 @@
     });
   }
 
+  // The server's errors at the cards they concern: "/players/1/hand/2" is the third chip of
+  // the picker "players-1-hand"; the chip is marked, its suggestions are buttons.
+  function markErrors(root) {
+    var form = document.querySelector("form#editor");
+    if (!form || !form._pickerFor) { return; }
+    root.querySelectorAll(".error-item[data-path]").forEach(function (item) {
+      var parts = item.dataset.path.split("/").slice(1);
+      var index = parts.pop();
+      if (!/^[0-9]+$/.test(index || "")) { return; }
+      var picker = form._pickerFor(parts.join("-"));
+      if (!picker) { return; }
+      var message = (item.querySelector(".error-message") || {}).textContent || "";
+      var suggestions = Array.prototype.map.call(
+        item.querySelectorAll(".error-suggestions q"), function (q) { return q.textContent; });
+      picker.markError(parseInt(index, 10), message, suggestions);
+    });
+  }
+
   function setup(root) {
     root.querySelectorAll("form#editor").forEach(setupEditor);
     setupCopy(root);
+    markErrors(root);
   }
 
   if (window.htmx) {

@@ -1,0 +1,88 @@
+"""The editor's card picker and its mistakes, in a real browser: typos and number words find the
+card, a card of the wrong kind says what it is, a card the server refuses is marked on its chip
+with its suggestions as buttons, and Tab moves from field to field with no invisible stop."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.pw import Page, expect
+from tests.browser.test_ui_browser import pick
+
+pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
+
+
+def options(page: Page, field: str, query: str):
+    box = page.locator(f"textarea[name='{field}'] + .picker input[type=search]")
+    box.fill(query)
+    return page.locator(f"textarea[name='{field}'] + .picker .picker-list li")
+
+
+@pytest.mark.parametrize(("query", "card"), [("Infaltion", "inflation"),
+                                              ("hand limit one", "hand_limit_1"),
+                                              ("jackpt", "jackpot")])
+def test_a_typo_or_a_number_word_still_finds_the_card(page: Page, query: str, card: str) -> None:
+    page.goto("/")
+    field = "rules" if card != "jackpot" else "players-0-hand"
+    found = options(page, field, query)
+    expect(found.first).to_have_attribute("data-card", card)
+    assert not page.js_errors, page.js_errors
+
+
+def test_a_card_of_another_kind_says_what_it_is(page: Page) -> None:
+    page.goto("/")
+    found = options(page, "rules", "Milk")
+    expect(found).to_have_count(1)
+    expect(found.first).to_have_text("Milk is a Keeper: it does not go here.")
+
+
+def test_a_refused_card_is_marked_on_its_chip_with_its_fix(page: Page, shoot) -> None:
+    page.goto("/")
+    page.locator("details.paste summary").click()
+    page.fill("textarea[name=state_text]", '{"players": [{"name": "Ann", "hand": ["Draw 2"]},'
+              ' {"name": "Bo", "hand_size": 3}], "active": "Ann", "rules": ["Infaltion"]}')
+    page.get_by_role("button", name="Load into the editor").click()
+    chip = page.locator("textarea[name='rules'] + .picker .chip")
+    expect(chip).to_have_count(1)
+    page.click("#get-ruling")
+    expect(page.locator("#result .errors")).to_be_visible()
+    expect(chip).to_have_class("chip unknown chip-error")
+    fix = chip.get_by_role("button", name="Inflation")
+    expect(fix).to_be_visible()
+    shoot(page, "editor-error-at-chip")
+    fix.click()
+    expect(chip).to_have_attribute("data-card", "inflation")
+    page.click("#get-ruling")
+    expect(page.locator("#result .verdict")).to_be_visible()
+    # the refused table's 400 is the only console message: no script error
+    assert all("status of 400" in e for e in page.js_errors), page.js_errors
+
+
+def test_an_error_names_the_other_place_in_words(page: Page) -> None:
+    page.goto("/")
+    page.fill("input[name='players-0-name']", "Ann")
+    pick(page, "players-0-hand", "love")
+    page.fill("input[name='players-1-name']", "Bo")
+    pick(page, "players-1-hand", "love")
+    page.click("#get-ruling")
+    message = page.locator("#result .error-message").first
+    expect(message).to_contain_text("Player 1 (Ann)")
+    expect(message).not_to_contain_text("/players/0")
+    expect(page.locator("textarea[name='players-1-hand'] + .picker .chip-error")).to_have_count(1)
+
+
+def test_tab_moves_through_the_editor_with_no_invisible_stop(page: Page) -> None:
+    page.goto("/")
+    page.locator("input[name='players-0-name']").focus()
+    for _ in range(25):
+        page.keyboard.press("Tab")
+        where = page.evaluate("""() => {
+            const el = document.activeElement;
+            return {tag: el.tagName, cls: el.className || '',
+                    visible: !!el.offsetParent || el === document.body,
+                    open: [...document.querySelectorAll('.picker-list')].some(l => !l.hidden)};
+        }""")
+        assert where["tag"] != "BODY", where
+        assert where["tag"] != "UL" and "picker-list" not in where["cls"], where
+        assert where["visible"], where
+        assert not where["open"], "Tab alone opened a picker's list"
