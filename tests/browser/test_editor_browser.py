@@ -4,6 +4,8 @@ with its suggestions as buttons, and Tab moves from field to field with no invis
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.pw import Page, expect
@@ -86,3 +88,13 @@ def test_tab_moves_through_the_editor_with_no_invisible_stop(page: Page) -> None
         assert where["tag"] != "UL" and "picker-list" not in where["cls"], where
         assert where["visible"], where
         assert not where["open"], "Tab alone opened a picker's list"
+
+
+def test_a_card_of_another_edition_keeps_its_name_when_the_edition_changes(page: Page) -> None:
+    page.goto("/")
+    pick(page, "players-0-hand", "peace")  # a Keeper of the rulebook deck, not of Math Fluxx
+    page.select_option("select[name=edition]", "math")
+    chip = page.locator("textarea[name='players-0-hand'] + .picker .chip")
+    expect(chip).to_have_class(re.compile(r"\bother-edition\b"))
+    expect(chip).to_contain_text("Peace")
+    assert "not in this edition" in (chip.get_attribute("title") or "")

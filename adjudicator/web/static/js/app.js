@@ -12,6 +12,7 @@
   "use strict";
 
   var catalogs = {}; // "fluxx+creepers" -> Promise of [card]
+  var seen = {}; // card id -> card, of every catalog loaded: a chip keeps its name across editions
   var fuse = null; // Promise of the Fuse class (vendor/fuse.basic.min.mjs), loaded on first use
   var NUMBER_WORDS = {zero: "0", one: "1", two: "2", three: "3", four: "4", five: "5", six: "6",
                       seven: "7", eight: "8", nine: "9", ten: "10"};
@@ -58,6 +59,7 @@
             .filter(function (c) { return c.type !== "basic_rules"; });
           cards.forEach(function (c) {
             c._keys = [normalize(c.id), normalize(c.name.en), normalize(c.name.zh)];
+            seen[c.id] = c;
           });
           return cards;
         });
@@ -159,15 +161,21 @@
         var chip = document.createElement("span");
         chip.className = "chip" + (card ? " t-" + card.type : (cards.length ? " unknown" : ""));
         var fault = errors[index];
+        chip.dataset.card = card ? card.id : name;
+        var text = document.createElement("span");
+        // a card of another edition (the edition was switched): its name, said not to be here
+        var known = card || seen[name];
+        text.textContent = known ? label(known, lang) : name;
+        if (!card && known && form.dataset.i18nOtherEdition) {
+          chip.classList.add("other-edition");
+          chip.title = form.dataset.i18nOtherEdition.replace("{name}", label(known, lang));
+        }
+        if (card && other(card, lang)) { chip.title = other(card, lang); }
         if (fault) {
           chip.classList.add("chip-error");
           chip.setAttribute("aria-invalid", "true");
           chip.title = fault.message;
         }
-        chip.dataset.card = card ? card.id : name;
-        var text = document.createElement("span");
-        text.textContent = card ? label(card, lang) : name;
-        if (card && other(card, lang)) { chip.title = other(card, lang); }
         var remove = document.createElement("button");
         remove.type = "button";
         remove.textContent = "×";
