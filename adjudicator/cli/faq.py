@@ -35,20 +35,23 @@ def run_faq(args: argparse.Namespace) -> int:
         raise InputError(error("/limit", "faq_limit_range"))
     db = store.open_db()
     try:
-        faq = queries.faq_search(query, limit=args.limit, db=db)
+        found = queries.faq_search(query, limit=args.limit, db=db)
         rules = search(query, limit=args.limit, kinds=["rulebook"], db=db)
     finally:
         db.close()
+    faq = found.results
     # FAQ and rulebook scores share one scale: drop the matches far weaker than the best one,
     # so a rulebook question does not list FAQ entries that merely share a word with it
     best = max([h["score"] for h in [*faq, *rules]], default=0.0)
     faq = [h for h in faq if h["score"] >= RELEVANCE * best]
     rules = [h for h in rules if h["score"] >= RELEVANCE * best]
     if args.json:
-        print(json.dumps({"ok": True, "query": query, "faq": faq, "rulebook": rules},
-                         ensure_ascii=False, indent=2))
+        print(json.dumps({"ok": True, "query": query, "corrected": found.corrected, "faq": faq,
+                          "rulebook": rules}, ensure_ascii=False, indent=2))
         return 0
     lang = args.lang
+    if found.corrected:  # both searches respell alike: the one store vocabulary
+        print(_both("corrected", q=found.corrected) + "\n")
     if not faq and not rules:
         print(_both("no_matches"))
         return 0
@@ -64,9 +67,9 @@ def run_faq(args: argparse.Namespace) -> int:
     return 0
 
 
-def _both(key: str, between: str = " ") -> str:
-    """A heading of messages/text_view.yaml in English and Chinese at once."""
-    words = pair("text_view", key)
+def _both(key: str, between: str = " ", **fields: str) -> str:
+    """A line of messages/text_view.yaml in English and Chinese at once."""
+    words = pair("text_view", key, **fields)
     return words["en"] + between + words["zh"]
 
 

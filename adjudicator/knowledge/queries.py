@@ -15,7 +15,7 @@ import sqlite_utils
 
 from ..errors import InputError, error
 from ..messages import by_lang
-from .search import faq_edition_clause, search
+from .search import Found, faq_edition_clause, find
 from .store import CATALOG_NAMES, open_db
 from .text import normalize
 
@@ -177,11 +177,27 @@ def _cards_by_id(db: sqlite_utils.Database) -> dict[str, dict[str, Any]]:
     """Each card id once, the preferred edition's row (fluxx, expansions, then the others)."""
     rank = {e: i for i, e in enumerate(CATALOG_NAMES)}
     best: dict[str, dict[str, Any]] = {}
-    for row in _rows(db, "select * from cards"):
+    for row in _rows(db, "select * from cards order by rowid"):
         held = best.get(row["id"])
         if held is None or rank.get(row["edition"], 99) < rank.get(held["edition"], 99):
             best[row["id"]] = row
     return best
+
+
+def faq_cards(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
+    """Every card the FAQ entries are linked to, each once, with its `faq_count`: the choices
+    of the FAQ's card filter.
+
+    The links name a card by its id alone, and one id can be printed in several catalogs (War
+    and Death are Keepers of the rulebook deck and Creepers of the Creeper Pack), so a card is
+    listed once, as its preferred printing (`_cards_by_id`), in catalog order."""
+    db = _db(db)
+    counts = _faq_counts(db)
+    rank = {e: i for i, e in enumerate(CATALOG_NAMES)}
+    chosen = [row for card_id, row in _cards_by_id(db).items() if card_id in counts]
+    # stable: within a catalog, the rows keep the catalog's own order (_cards_by_id's)
+    chosen.sort(key=lambda row: rank.get(row["edition"], len(rank)))
+    return [{**card_ref(row), "faq_count": counts[row["id"]]} for row in chosen]
 
 
 def _labels(db: sqlite_utils.Database, table: str) -> dict[str, dict[str, str | None]]:
@@ -293,20 +309,19 @@ def topics(db: sqlite_utils.Database | None = None) -> list[dict[str, Any]]:
 
 
 def faq_search(query: str, limit: int = 10, db: sqlite_utils.Database | None = None,
-               **filters: str | None) -> list[dict[str, Any]]:
-    """FAQ entries best first for an English or Chinese query (contract: /api/faq?q=).
+               **filters: str | None) -> Found:
+    """FAQ entries best first for an English or Chinese query (contract: /api/faq?q=), with
+    the number of entries that match in all and the query as respelled (`search.Found`).
 
-    `filters` (card, topic, edition, scope) narrow the matches as in `list_faq`."""
+    `filters` (card, topic, edition, scope) narrow the matches as in `list_faq`, before they
+    are counted."""
     db = _db(db)
     wanted = {k: v for k, v in filters.items() if v}
-    if wanted:
-        allowed = {e["id"] for e in list_faq(db=db, **wanted)}
-        hits = [h for h in search(query, limit=200, kinds=["faq"], db=db)
-                if h["ref"] in allowed][:limit]
-    else:
-        hits = search(query, limit=limit, kinds=["faq"], db=db)
+    within = [e["id"] for e in list_faq(db=db, **wanted)] if wanted else None
+    found = find(query, limit=limit, kinds=["faq"], db=db, within=within)
+    hits = found.results
     if not hits:
-        return []
+        return found
     cards, labels = _cards_by_id(db), _all_labels(db)
     by_id = {r["id"]: r for r in _rows(
         db, f"select * from faq where id in ({', '.join('?' * len(hits))})",
@@ -317,7 +332,7 @@ def faq_search(query: str, limit: int = 10, db: sqlite_utils.Database | None = N
         entry["snippet"] = hit["snippet"]
         entry["score"] = hit["score"]
         out.append(entry)
-    return out
+    return Found(out, found.total, found.corrected)
 
 
 # --- rulebook and sources ------------------------------------------------------------------

@@ -6,22 +6,34 @@ The query becomes one FTS5 OR-expression (bm25 rewards documents that match more
 - English phrases for its Chinese terms, through the store's lexicon (card names, glossary, common
   rules words), so a Chinese question finds the English-only FAQ answers.
 
-Ranking: bm25 weighs titles and card names above body text. The candidates are then re-ranked:
-a document whose title or linked card names contain a whole phrase of the query gains
-(PHRASE_BOOST); one that covers more of the query's parts (words, translated terms, card names)
-keeps more of its score (COVERAGE_FLOOR); and a card the query does not name gives way to the
-FAQ and rulebook passages that discuss it (CARD_UNNAMED). A query that is a source id
-("002-63", "faq:004-q2", "setup", "card:math/draw_2") puts that source first.
+Ranking: bm25 weighs titles, card names and the FAQ entries' questions above body text. The
+candidates are then re-ranked: a document whose title or linked card names contain a whole
+phrase of the query gains (PHRASE_BOOST), as does one whose title holds more of the query's
+parts (TITLE_COVERAGE); one that covers more of the query's parts (words, translated terms, card
+names) anywhere keeps more of its score (COVERAGE_FLOOR); and a card the query does not name
+gives way to the FAQ and rulebook passages that discuss it (CARD_UNNAMED). English words that
+only frame a question ("does it still happen", "in a game") are stop words (text.STOPWORDS).
+A query that is a source id ("002-63", "faq:004-q2", "setup", "card:math/draw_2") puts that
+source first.
 
 An `edition` narrows every kind that belongs to one: cards to that catalog's printings, FAQ
 entries to those the annotations place in that game (`faq_editions`); rulebook passages are the
 rules of every edition and always stay.
+
+Spelling: an English word of the query that matches nothing in the index ("inflaton") is
+replaced by the closest word of the store's `vocabulary` (difflib's ratio, at least
+SPELL_CUTOFF), and `find` says which query it searched for ("inflation").
+
+`find` also counts the matches: `total` is the number of results there are in all, however
+many `limit` lets through (a card printed in several editions counted once, as it is shown).
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,18 +43,41 @@ from ..cards.catalog import EXPANSIONS
 from ..errors import InputError, error
 from .store import CATALOG_NAMES as EDITION_ORDER
 from .store import FTS_COLUMNS, open_db
-from .text import ZH_STOPWORDS, english_terms, has_cjk, normalize, segmenter, translate_zh
+from .text import (
+    ZH_STOPWORDS,
+    english_terms,
+    has_cjk,
+    normalize,
+    replace_words,
+    segmenter,
+    translate_zh,
+)
 
 KINDS = ("faq", "rulebook", "card")
 # Characters of a query, for every caller (the API, the CLI): a longer text is no question, and
 # each extra word adds an OR-term for FTS to rank for nothing.
 MAX_QUERY = 500
-# bm25 weights for FTS_COLUMNS: f_title, f_names, f_en, f_zh, f_tags
-WEIGHTS = (6.0, 3.0, 1.0, 1.0, 1.5)
+# bm25 weights for FTS_COLUMNS: f_title, f_names, f_en, f_zh, f_tags, f_question. A player's
+# question is worded like an entry's (restated) question far more than like its answer.
+WEIGHTS = (6.0, 3.0, 1.0, 1.0, 1.5, 4.0)
 PHRASE_BOOST = 0.5  # per whole query phrase found in a title or card name
+# A title that holds every part of the query gains this much, one that holds some of them its
+# share: the title says what an entry is about, where a long answer mentions much in passing.
+TITLE_COVERAGE = 0.5
 COVERAGE_FLOOR = 0.3  # score share kept by a document that matches none of the query's parts
 POOL = 300  # bm25 candidates re-ranked; fixed, so a result's rank does not depend on `limit`
 CARD_UNNAMED = 0.5  # score share kept by a card the query does not name
+# A word the index does not know is replaced by a vocabulary word at least this close (difflib's
+# ratio): "inflaton", "infaltion" and "jackpt" are 0.89 to 0.94 from their words, while two
+# different words of the rules rarely come above 0.8.
+SPELL_CUTOFF = 0.8
+SPELL_MIN = 4  # shorter words have too many close neighbours to guess which one was meant
+# Words respelled per query at most: each is compared with the whole vocabulary, and a question
+# with more unknown words than this is noise, not a typo.
+SPELL_MAX = 8
+# One result per thing shown: a card by its id (its printings are grouped), the rest by source id.
+_RESULT_KEY = ("case when docs.kind = 'card' then 'card:' || docs.ref"
+               " else docs.source_id end")
 if len(WEIGHTS) != len(FTS_COLUMNS):
     raise RuntimeError("search.WEIGHTS must give one weight per store.FTS_COLUMNS column")
 
@@ -68,20 +103,38 @@ class Query:
         """The query's parts for coverage: each part is met by any of its alternatives, and an
         alternative by all of its words (a translated term: its English words or the Chinese)."""
         out = [[english_terms(en), [zh]] for zh, en in self.pairs]
-        out += [[english_terms(name)] for name in self.names]
+        out += [[_name_words(name)] for name in self.names]
         out += [[[w]] for w in [*self.en_words, *self.zh_words]]
         return [[alt for alt in c if alt] for c in out if any(c)]
 
     def fts(self) -> str:
         terms: list[str] = []
         for phrase in [*self.phrases, *self.translated, *self.names]:
-            words = english_terms(phrase)
-            if len(words) > 1:
-                terms.append(_quote(" ".join(re.findall(r"\w+", phrase.lower()))))
-            terms.extend(_quote(w) for w in words)
+            # a name of stop words only ("Get On With It") is still searched as a phrase
+            spelled = re.findall(r"\w+", phrase.lower())
+            if len(spelled) > 1:
+                terms.append(_quote(" ".join(spelled)))
+            terms.extend(_quote(w) for w in english_terms(phrase))
         terms.extend(_quote(w) for w in self.en_words)
         terms.extend(_quote(w) for w in [*self.zh_terms, *self.zh_words])
         return " OR ".join(dict.fromkeys(t for t in terms if t != '""'))
+
+
+@dataclass
+class Found:
+    """What a search found: the best `results` (at most the limit asked for), the number of
+    results there are in all (`total`), and the query as searched (`corrected`) when words of
+    it were respelled, else None."""
+
+    results: list[dict[str, Any]]
+    total: int = 0
+    corrected: str | None = None
+
+
+def _name_words(name: str) -> list[str]:
+    """The words a card name is recognised by: its words beyond the stop words, or all of them
+    for a name made of stop words ("Get On With It")."""
+    return english_terms(name) or re.findall(r"\w+", name.lower())
 
 
 def _quote(term: str) -> str:
@@ -179,44 +232,67 @@ def search(
     """The best matches for `query`, best first: id, kind, ref, title {en, zh}, snippet, url, score.
 
     `kinds` restricts to "faq", "rulebook" and/or "card"; `edition` keeps that catalog's cards
-    and the FAQ entries of its game (rulebook passages always stay).
+    and the FAQ entries of its game (rulebook passages always stay). `find` also says how many
+    matches there are and which query was searched.
     """
-    if limit < 1:
-        return []
+    return find(query, limit, kinds, db, edition).results
+
+
+def find(
+    query: str,
+    limit: int = 10,
+    kinds: Sequence[str] | None = None,
+    db: sqlite_utils.Database | None = None,
+    edition: str | None = None,
+    within: Collection[str] | None = None,
+) -> Found:
+    """`search`'s results with their total and the respelled query (`Found`).
+
+    `within` (refs: FAQ entry ids, rulebook anchors, card ids) keeps only those sources: the
+    FAQ filters of `queries.faq_search`, applied before counting so the total stays true.
+    """
     if db is None:
         db = open_db()
         try:
-            return search(query, limit, kinds, db, edition)
+            return find(query, limit, kinds, db, edition, within)
         finally:
             db.close()
-    parsed = parse_query(query or "", db)
+    text = query or ""
+    respelled, fixes = correct_spelling(text, db)
+    corrected = respelled if fixes else None
+    if limit < 1:
+        return Found([], 0, corrected)
+    parsed = parse_query(respelled, db)
     expression = parsed.fts()
     if not expression:
-        return []
+        return Found([], 0, corrected)
     where = ["docs_fts match :q"]
     params: dict[str, Any] = {"q": expression, "n": max(limit * 4, POOL)}
     if kinds is not None:
         names = [k for k in kinds if k in KINDS]
         if not names:
-            return []
+            return Found([], 0, corrected)
         where.append(f"docs.kind in ({', '.join(f':k{i}' for i in range(len(names)))})")
         params.update({f"k{i}": k for i, k in enumerate(names)})
     if edition:
         clause, extra = _edition_where(edition)
         where.append(clause)
         params.update(extra)
+    if within is not None:
+        where.append("docs.ref in (select value from json_each(:within))")
+        params["within"] = json.dumps(list(within))
     weights = ", ".join(str(w) for w in WEIGHTS)
-    sql = f"""
-        select docs.*, bm25(docs_fts, {weights}) as rank
-        from docs_fts join docs on docs.rowid = docs_fts.rowid
-        where {' and '.join(where)}
-        order by rank limit :n
-    """
+    matched = f"from docs_fts join docs on docs.rowid = docs_fts.rowid where {' and '.join(where)}"
+    sql = f"select docs.*, bm25(docs_fts, {weights}) as rank {matched} order by rank limit :n"
     rows = [dict(r) for r in _rows(db, sql, params)]
-    direct = _direct_hit(query or "", db, kinds, edition)
+    # the count runs apart from the ranking: the ranked rows stop at the pool, the count must not
+    keys = {key for (key,) in db.execute(f"select distinct {_RESULT_KEY} {matched}", params)}
+    direct = _direct_hit(text, db, kinds, edition, within)
     concepts = parsed.concepts()
     for row in rows:
-        row["score"] = (-row["rank"] * (1.0 + _boost(row, parsed))
+        row["score"] = (-row["rank"]
+                        * (1.0 + _boost(row, parsed)
+                           + TITLE_COVERAGE * _coverage(row, concepts, ("f_title",)))
                         * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * _coverage(row, concepts))
                         * _card_factor(row, parsed))
     # best first; ties in a stable order (the rulebook deck's printing first)
@@ -245,17 +321,72 @@ def search(
             result = _result(row, parsed)
         results.append(result)
     if direct is not None:
-        results = [r for r in results if r["id"] != direct["id"]]
+        # the source named stands for its whole group: a card named by one printing's id
+        # replaces the grouped card rather than showing beside it
+        results = [r for r in results if _key(r) != _key(direct)]
         direct["score"] = round((results[0]["score"] if results else 0.0) + 1.0, 4)
         results.insert(0, direct)
-    return results[:limit]
+        keys.add(_key(direct))
+    return Found(results[:limit], len(keys), corrected)
+
+
+def _key(result: dict[str, Any]) -> str:
+    """A result's `_RESULT_KEY`."""
+    return f"card:{result['ref']}" if result["kind"] == "card" else result["id"]
+
+
+# --- spelling -------------------------------------------------------------------------------
+
+_VOCABULARY: dict[str, dict[str, int]] = {}  # the store's fingerprint -> its vocabulary
+
+
+def _vocabulary(db: sqlite_utils.Database) -> dict[str, int]:
+    """The store's `vocabulary` table (word -> documents holding it), read once per store."""
+    row = db.execute("select value from meta where key = 'fingerprint'").fetchone()
+    stamp = row[0] if row else ""
+    words = _VOCABULARY.get(stamp)
+    if words is None:
+        words = dict(db.execute("select term, docs from vocabulary").fetchall())
+        _VOCABULARY.clear()  # one store at a time: a rebuilt store replaces the old words
+        _VOCABULARY[stamp] = words
+    return words
+
+
+def _in_index(word: str, db: sqlite_utils.Database) -> bool:
+    """Whether the full-text index matches `word` (stemmed as the index stems it)."""
+    found = db.execute("select 1 from docs_fts where docs_fts match ? limit 1", [_quote(word)])
+    return found.fetchone() is not None
+
+
+def correct_spelling(text: str, db: sqlite_utils.Database) -> tuple[str, dict[str, str]]:
+    """`text` with each English word the index does not match replaced by the closest word of
+    the store's vocabulary, and the replacements made ({typed: used}, lower case).
+
+    Only words of letters, SPELL_MIN long or more, that match no document are respelled (the
+    first SPELL_MAX of them): a word the index knows is never second-guessed, and a word with no
+    word close enough stays as typed. Among equally close words the one more documents use wins.
+    """
+    candidates = [w for w in dict.fromkeys(english_terms(text))
+                  if len(w) >= SPELL_MIN and w.isascii() and w.isalpha()]
+    unknown = [w for w in candidates[:SPELL_MAX * 4] if not _in_index(w, db)][:SPELL_MAX]
+    if not unknown:
+        return text, {}
+    vocabulary = _vocabulary(db)
+    fixes: dict[str, str] = {}
+    for word in unknown:
+        close = difflib.get_close_matches(word, vocabulary, n=3, cutoff=SPELL_CUTOFF)
+        if close:
+            fixes[word] = max(close, key=lambda c: (
+                round(difflib.SequenceMatcher(None, word, c).ratio(), 6), vocabulary[c]))
+    return (replace_words(text, fixes) if fixes else text), fixes
 
 
 _ENTRY_ID = re.compile(r"\d{3}-(?:\d{2}|q\d)")
 
 
 def _direct_hit(text: str, db: sqlite_utils.Database, kinds: Sequence[str] | None,
-                edition: str | None = None) -> dict[str, Any] | None:
+                edition: str | None = None,
+                within: Collection[str] | None = None) -> dict[str, Any] | None:
     """A query that is a source id ("faq:002-63", "002-63", "rulebook:setup", "setup",
     "card:math/draw_2") puts that source first, unless `edition` filters it out: "love" in
     Math Fluxx must not bring back the rulebook deck's Love."""
@@ -277,6 +408,8 @@ def _direct_hit(text: str, db: sqlite_utils.Database, kinds: Sequence[str] | Non
         params.update(extra)
     row = next(iter(_rows(db, sql, params)), None)
     if row is None or (kinds and row["kind"] not in kinds):
+        return None
+    if within is not None and row["ref"] not in within:
         return None
     result = _result(dict(row, score=0.0), Query(text))
     if row["kind"] == "card":
@@ -301,11 +434,12 @@ def _boost(row: dict[str, Any], query: Query) -> float:
     return boost
 
 
-def _coverage(row: dict[str, Any], concepts: list[list[list[str]]]) -> float:
-    """The share of the query's parts that the document contains (stem-ish, any column)."""
+def _coverage(row: dict[str, Any], concepts: list[list[list[str]]],
+              columns: Sequence[str] = FTS_COLUMNS) -> float:
+    """The share of the query's parts that the document contains (stem-ish, in `columns`)."""
     if not concepts:
         return 1.0
-    text = "\n".join(str(row.get(c) or "") for c in FTS_COLUMNS).lower()
+    text = "\n".join(str(row.get(c) or "") for c in columns).lower()
     found = sum(
         any(all(_has_word(text, w) for w in alternative) for alternative in concept)
         for concept in concepts

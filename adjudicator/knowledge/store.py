@@ -2,7 +2,8 @@
 
 Tables (see `build`): `sources` (every citable id), `faq`, `rulebook`, `cards`, `glossary`, the
 link tables `faq_cards` and `faq_topics`, `lexicon` (Chinese -> English search vocabulary), `docs`
-with its full-text index `docs_fts`, and `meta` (what the file was built from).
+with its full-text index `docs_fts`, `vocabulary` (the index's English words as written, for
+spelling correction), and `meta` (what the file was built from).
 
 The default file lives in a per-user cache folder and its name carries a fingerprint of everything
 it is built from (seeds, annotations, catalogs, this loader's code), so any change makes a new
@@ -617,7 +618,7 @@ def _rule_edition(row: dict[str, Any]) -> str | None:
 # --- the full-text index -------------------------------------------------------------------
 
 # Indexed columns, in the order bm25() weighs them (see search.py).
-FTS_COLUMNS = ("f_title", "f_names", "f_en", "f_zh", "f_tags")
+FTS_COLUMNS = ("f_title", "f_names", "f_en", "f_zh", "f_tags", "f_question")
 
 
 def _join(parts: Iterable[str | None]) -> str:
@@ -649,7 +650,8 @@ def _index(
                               seg.segment(r["title_zh"]) if titled else None]),
             "f_names": _join([c["name_en"] for c in linked] + [seg.segment(c["name_zh"])
                                                                for c in linked]),
-            "f_en": _join([r["question_en"], r["question_seed"], r["answer"], r["summary_en"]]),
+            "f_en": _join([r["answer"], r["summary_en"]]),
+            "f_question": _join([r["question_en"], r["question_seed"]]),
             "f_zh": seg.segment(_join([r["question_zh"], r["summary_zh"]])),
             "f_tags": _join(
                 [lab.get("en") for lab in labels] + [seg.segment(lab.get("zh")) for lab in labels]
@@ -668,6 +670,7 @@ def _index(
             "f_en": _join([r["text_en"]] + [n.get("en") for n in notes]),
             "f_zh": seg.segment(_join([r["text_zh"]] + [n["zh"] for n in notes])),
             "f_tags": r["part"],
+            "f_question": "",
         })
     for r in cards:
         docs.append({
@@ -679,7 +682,30 @@ def _index(
             "f_en": r["text_en"] or "",
             "f_zh": seg.segment(r["text_zh"]),
             "f_tags": _join([r["type"].replace("_", " "), r["edition"]]),
+            "f_question": "",
         })
     db["docs"].insert_all(docs)
     db["docs"].enable_fts(list(FTS_COLUMNS), tokenize="porter")
     db["docs"].populate_fts(list(FTS_COLUMNS))
+    _vocabulary(db)
+
+
+def _vocabulary(db: sqlite_utils.Database) -> None:
+    """The table `vocabulary` (term, docs): every English word of the indexed columns as written,
+    with the number of documents that hold it.
+
+    The porter index keeps stems ("inflat"), which are no words to suggest to a reader, so the
+    words are counted by FTS5 itself (its fts5vocab table) over a scratch unicode61 index of the
+    same columns: the same word splitting as the search, without the stemming. Words of letters
+    only: numbers, ids and the Chinese words are not spelled wrong in a way a close match fixes.
+    """
+    columns = " || ' ' || ".join(f"coalesce({c}, '')" for c in FTS_COLUMNS)
+    db.execute("create virtual table temp.words using fts5(text, tokenize='unicode61')")
+    db.execute(f"insert into temp.words(text) select {columns} from docs")
+    db.execute("create virtual table temp.words_vocab using fts5vocab(temp, words, 'row')")
+    db["vocabulary"].create({"term": str, "docs": int}, pk="term")
+    db.execute("insert into vocabulary(term, docs) select term, doc from temp.words_vocab"
+               " where length(term) > 1 and term not glob '*[^a-z]*'")
+    db.execute("drop table temp.words_vocab")
+    db.execute("drop table temp.words")
+    db.conn.commit()

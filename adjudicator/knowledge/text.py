@@ -129,11 +129,17 @@ ZH_STOPWORDS = frozenset(
     可不可以 能不能 应该 如果 那么 然后 之后 之前 用 使用""".split()
 )
 
-# Words too common to rank anything (English side of OR queries).
+# Words too common to rank anything (English side of OR queries): function words, the words a
+# player wraps a question in ("does it still happen if I just ...") that say nothing about the
+# rules asked about, and "game", which every question here is about.
 STOPWORDS = frozenset(
     """a an and are as at be but by can could do does for from has have how i if in into is it
     its me my of on or so that the their them then there these they this to was we what when
-    where which who will with would you your""".split()
+    where which who will with would you your
+    am been being between did doing had may might must shall should
+    also already anyway even ever just really still
+    get gets got getting happen happens happened happening
+    that's it's what's there's i'm i've i'd i'll game games""".split()
 )
 
 
@@ -181,6 +187,12 @@ def segmenter(vocabulary: tuple[str, ...]) -> Segmenter:
 def english_terms(text: str) -> list[str]:
     """The English words of a query, lower case, without stopwords."""
     return [w.lower() for w in _WORD.findall(text) if w.lower() not in STOPWORDS]
+
+
+def replace_words(text: str, words: dict[str, str]) -> str:
+    """`text` with each English word (as `english_terms` splits them) that `words` maps, in
+    lower case, replaced by its mapping; the rest of the text as it was."""
+    return _WORD.sub(lambda m: words.get(m.group(0).lower(), m.group(0)), text)
 
 
 def translate_zh(query: str, lexicon: dict[str, str]) -> tuple[list[tuple[str, str]], str]:

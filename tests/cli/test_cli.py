@@ -36,6 +36,15 @@ def test_cli_faq_json(capsys):
     assert len(data["faq"]) <= 2 and all(r["kind"] == "rulebook" for r in data["rulebook"])
 
 
+def test_cli_faq_says_which_words_it_searched_for(capsys):
+    assert main(["faq", "inflaton"]) == 0
+    out = capsys.readouterr().out
+    assert "Showing results for “inflation”." in out and "以下是“inflation”的搜索结果。" in out
+    assert "[002-40]" in out
+    assert main(["faq", "inflaton", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["corrected"] == "inflation"
+
+
 def test_cli_faq_bad_limit(capsys):
     assert main(["faq", "draw", "--limit", "0"]) == 2
     assert "limit" in capsys.readouterr().err

@@ -7,19 +7,26 @@ from pathlib import Path
 import pytest
 
 from adjudicator.knowledge import queries
-from adjudicator.knowledge.search import search
+from adjudicator.knowledge.search import find, search
 from adjudicator.knowledge.text import has_cjk
 from adjudicator.resources import read_yaml
 
 QUERIES = read_yaml(Path(__file__).parent / "search_queries.yaml")
-# Top-3 hit rate reached on tests/knowledge/search_queries.yaml; it may rise, never fall.
-HIT_RATE_FLOOR = 59 / 60
+# Top-3 hit rates on tests/knowledge/search_queries.yaml, by the language of the query: English
+# player questions must find their answer at least 95% of the time; the Chinese rate is the one
+# reached (every query), which may not fall.
+ENGLISH_FLOOR = 0.95
+CHINESE_FLOOR = 1.0
+
+
+def _lang(q: str) -> str:
+    return "zh" if has_cjk(q) else "en"
 
 
 def test_query_set_shape():
-    assert len(QUERIES) >= 40
-    chinese = [q for q in QUERIES if has_cjk(q["q"])]
-    assert len(chinese) * 2 >= len(QUERIES)  # at least half are Chinese
+    langs = [_lang(q["q"]) for q in QUERIES]
+    assert langs.count("en") >= 80 and langs.count("zh") >= 30
+    assert len({q["q"] for q in QUERIES}) == len(QUERIES)  # no question asked twice
 
 
 def test_query_set_ids_exist(knowledge_db):
@@ -31,19 +38,39 @@ def test_top3_hit_rate(knowledge_db):
     misses, by_lang = [], {"en": [0, 0], "zh": [0, 0]}
     for item in QUERIES:
         got = [r["id"] for r in search(item["q"], limit=3, db=knowledge_db)]
-        lang = "zh" if has_cjk(item["q"]) else "en"
+        lang = _lang(item["q"])
         by_lang[lang][1] += 1
         if item["expect"] in got:
             by_lang[lang][0] += 1
         else:
             misses.append(f"  {item['q']!r}: wanted {item['expect']}, got {got}")
-    hits = sum(h for h, _ in by_lang.values())
-    rate = hits / len(QUERIES)
-    print(f"\nsearch top-3 hit rate: {hits}/{len(QUERIES)} = {rate:.1%} "
-          f"(English {by_lang['en'][0]}/{by_lang['en'][1]}, "
-          f"Chinese {by_lang['zh'][0]}/{by_lang['zh'][1]})")
+    rate = {lang: hits / asked for lang, (hits, asked) in by_lang.items()}
+    print(f"\nsearch top-3 hit rate: English {by_lang['en'][0]}/{by_lang['en'][1]} = "
+          f"{rate['en']:.1%}, Chinese {by_lang['zh'][0]}/{by_lang['zh'][1]} = {rate['zh']:.1%}")
     print("\n".join(misses))
-    assert rate >= HIT_RATE_FLOOR - 1e-9
+    assert rate["en"] >= ENGLISH_FLOOR - 1e-9
+    assert rate["zh"] >= CHINESE_FLOOR - 1e-9
+
+
+@pytest.mark.parametrize("typed, meant, expect", [
+    ("inflaton", "inflation", "card:inflation"),
+    ("Infaltion", "inflation", "card:inflation"),
+    ("jackpt", "jackpot", "card:jackpot"),
+    ("creaper in my starting hand", "creeper in my starting hand", "faq:002-35"),
+])
+def test_a_misspelled_word_is_replaced_by_the_closest_indexed_word(knowledge_db, typed, meant,
+                                                                    expect):
+    assert search(typed, limit=3, db=knowledge_db)[0]["id"] == expect
+    assert find(typed, limit=3, db=knowledge_db).corrected == meant
+
+
+@pytest.mark.parametrize("q", ["inflation", "Jackpot", "通货膨胀", "无手牌奖励 抓5张牌",
+                               "suprise", "xqzvwk"])
+def test_words_the_index_knows_or_cannot_guess_are_kept(knowledge_db, q):
+    # "suprise" is the FAQ's own spelling once (002-62); nothing is close to "xqzvwk"
+    found = find(q, db=knowledge_db)
+    assert found.corrected is None
+    assert [r["id"] for r in found.results] == [r["id"] for r in search(q, db=knowledge_db)]
 
 
 def test_chinese_query_finds_the_english_no_hand_bonus_answer(knowledge_db):

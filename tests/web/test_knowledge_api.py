@@ -45,6 +45,44 @@ def test_faq_search_with_filters(client):
     _error(client.get("/api/faq?q=Surprise&card=nothing at all"), 400, "/card")
 
 
+def test_count_is_every_match_and_shown_what_the_limit_lets_through(client):
+    few = client.get("/api/faq", query_string={"q": "surprise", "limit": 5}).get_json()
+    every = client.get("/api/faq", query_string={"q": "surprise", "limit": 100}).get_json()
+    # every match fits in 100: then the count is the length of the list
+    assert every["count"] == every["shown"] == len(every["results"]) > 5
+    assert few["count"] == every["count"]
+    assert few["shown"] == len(few["results"]) == 5
+    assert [r["id"] for r in few["results"]] == [r["id"] for r in every["results"][:5]]
+    # the filters count too: the matches about Veto!, not the first two shown
+    veto = {e["id"] for e in client.get("/api/faq?card=veto").get_json()["results"]}
+    narrowed = client.get("/api/faq", query_string={"q": "surprise", "card": "veto",
+                                                    "limit": 2}).get_json()
+    assert narrowed["count"] == len([r for r in every["results"] if r["id"] in veto]) > 2
+    assert narrowed["shown"] == 2
+    assert narrowed["corrected"] is None and every["corrected"] is None
+    listed = client.get("/api/faq?card=veto").get_json()
+    assert listed["count"] == listed["shown"] == len(veto)
+
+
+def test_search_count_is_every_match(client):
+    one = client.get("/api/search", query_string={"q": "creeper", "limit": 1}).get_json()
+    every = client.get("/api/search", query_string={"q": "creeper", "limit": 100}).get_json()
+    assert every["count"] == every["shown"] == len(every["results"]) > 1
+    assert one["count"] == every["count"] and one["shown"] == 1
+
+
+@pytest.mark.parametrize("path, typed, meant, expect", [
+    ("/api/faq", "inflaton", "inflation", "002-40"),
+    ("/api/search", "Infaltion", "inflation", "card:inflation"),
+    ("/api/search", "jackpt", "jackpot", "card:jackpot"),
+])
+def test_a_misspelled_query_is_searched_respelled(client, path, typed, meant, expect):
+    answer = client.get(path, query_string={"q": typed}).get_json()
+    assert answer["query"] == typed and answer["corrected"] == meant
+    assert answer["results"][0]["id"] == expect
+    assert answer["count"] >= 1
+
+
 def test_faq_search_english(client):
     results = client.get("/api/faq?q=Trade Hands Stop That trader's hand").get_json()["results"]
     assert results[0]["id"] == "002-72"

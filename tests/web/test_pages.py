@@ -333,10 +333,47 @@ def test_faq_search_in_chinese(client):
     assert ids == [r["id"] for r in api["results"]]
 
 
+def test_faq_search_says_how_many_match_and_how_many_are_shown(client):
+    q = "card play turn"  # words of almost every entry: more matches than the page lists
+    total = client.get("/api/faq", query_string={"q": q}).get_json()["count"]
+    assert total > 30
+    page = html(client.get("/faq", query_string={"q": q}))
+    assert f"{total} entries match “{q}”" in page
+    assert f"(showing the first 30 of {total})" in page
+    assert page.count('class="faq-link"') == 30
+    few = html(client.get("/faq", query_string={"q": "Double Agenda"}))
+    shown = few.count('class="faq-link"')
+    assert 0 < shown < 30 and f"{shown} entries match" in few and "showing the first" not in few
+    zh = html(client.get("/faq", query_string={"q": q, "lang": "zh"}))
+    assert f"有 {total} 条与“{q}”相符" in zh and f"（显示前 30 条，共 {total} 条）" in zh
+
+
+def test_faq_search_says_which_words_it_searched_for(client):
+    page = html(client.get("/faq", query_string={"q": "inflaton"}))
+    assert "Showing results for “inflation” (you searched for “inflaton”)." in page
+    assert 'href="/faq/002-40"' in page
+    zh = html(client.get("/faq", query_string={"q": "inflaton", "lang": "zh"}))
+    assert "以下是“inflation”的搜索结果（原搜索：“inflaton”）。" in zh
+    assert 'class="corrected"' not in html(client.get("/faq", query_string={"q": "inflation"}))
+
+
 def test_faq_browse_by_card(client):
     page = html(client.get("/faq", query_string={"card": "play_all"}))
     assert 'href="/faq/002-07"' in page
     assert 'href="/faq/002-01"' not in page
+
+
+def test_faq_card_filter_lists_each_card_once(client, knowledge_db):
+    # War and Death are printed twice under one id (the rulebook deck's Keepers, the Creeper
+    # Pack's Creepers); the FAQ links a card by its id, so the filter offers each id once
+    page = html(client.get("/faq"))
+    select = re.search(r'<select name="card">(.*?)</select>', page, re.S)
+    assert select
+    values = re.findall(r'<option value="([^"]*)"', select.group(1))
+    assert values.count("war") == 1 and values.count("death") == 1
+    assert len(values) == len(set(values))
+    linked = {r[0] for r in knowledge_db.execute("select distinct card_id from faq_cards")}
+    assert set(values) - {""} == linked  # every card the FAQ speaks of, none it does not
 
 
 def test_faq_topics_and_editions_are_named_in_the_language(client):

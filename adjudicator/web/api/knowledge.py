@@ -1,7 +1,7 @@
 """Blueprint: the JSON knowledge endpoints (docs/FORMATS.md, "Endpoints").
 
 GET /api/faq?q=&limit=          FAQ entries best first (no q: all); card/topic/edition/scope
-                                filter either way
+                                filter either way; `count` every match, `shown` those returned
 GET /api/faq/<id>               one FAQ entry, its cards resolved
 GET /api/cards?edition=fluxx    every card of a catalog
 GET /api/cards/<id>?edition=    one card (id or name), with its FAQ entries
@@ -13,14 +13,12 @@ GET /api/search?q=&kinds=&limit=&edition=  every kind of source, best first; edi
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from ...errors import InputError, error
 from ...knowledge import queries
 from ...knowledge.appdb import close_db, get_db
-from ...knowledge.search import KINDS, check_query_length, search
+from ...knowledge.search import KINDS, Found, check_query_length, find
 from ...messages import by_lang
 
 bp = Blueprint("knowledge_api", __name__)
@@ -63,10 +61,9 @@ def faq_index():
     q = _query(required=False)
     filters = {name: _arg(name) for name in ("card", "topic", "edition", "scope")}
     if q is not None:
-        results = queries.faq_search(q, limit=_limit(10), db=db, **filters)
-        return jsonify({"ok": True, "query": q, "count": len(results), "results": results})
+        return _results(q, queries.faq_search(q, limit=_limit(10), db=db, **filters))
     results = queries.list_faq(**filters, db=db)
-    return jsonify({"ok": True, "query": None, "count": len(results), "results": results})
+    return _results(None, Found(results, len(results)))
 
 
 @bp.get("/api/faq/<entry_id>")
@@ -112,6 +109,14 @@ def search_all():
     if edition and edition not in queries.editions(get_db()):
         raise InputError(error("/edition", "unknown_edition", queries.editions(get_db()),
                                edition=edition))
-    results: list[dict[str, Any]] = search(q or "", limit=_limit(10), kinds=kinds, db=get_db(),
-                                           edition=edition)
-    return jsonify({"ok": True, "query": q, "count": len(results), "results": results})
+    return _results(q, find(q or "", limit=_limit(10), kinds=kinds, db=get_db(),
+                            edition=edition))
+
+
+def _results(query: str | None, found: Found) -> Response:
+    """The answer of /api/faq and /api/search: `count` is every match, `shown` how many of
+    them `results` holds (at most `limit`), `corrected` the query searched when words of it
+    were respelled (else null)."""
+    return jsonify({"ok": True, "query": query, "count": found.total,
+                    "shown": len(found.results), "corrected": found.corrected,
+                    "results": found.results})

@@ -165,9 +165,16 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     "Results": {
-        "type": "object", "required": ["ok", "count", "results"],
+        "type": "object", "required": ["ok", "count", "shown", "results"],
         "properties": {"ok": {"const": True}, "query": {"type": ["string", "null"]},
-                       "count": {"type": "integer", "minimum": 0},
+                       "count": {"type": "integer", "minimum": 0, "description": (
+                           "how many results match in all, however many `limit` returns")},
+                       "shown": {"type": "integer", "minimum": 0, "description": (
+                           "how many of them `results` holds: at most `limit`")},
+                       "corrected": {"type": ["string", "null"], "description": (
+                           "the query searched for when words of `q` matched nothing and were "
+                           "replaced by the closest words of the index (inflaton -> "
+                           "inflation); null when `q` was searched as typed")},
                        "results": {"type": "array", "items": {
                            "type": "object", "required": ["id", "url"],
                            "properties": {"id": {"type": "string"}, "url": {"type": "string"}}}}},

@@ -24,6 +24,7 @@ bp = Blueprint("knowledge_pages", __name__)
 
 FAQ_FILTERS = ("card", "topic", "edition", "scope")
 MAX_QUERY = 200
+FAQ_SHOWN = 30  # matches listed for a search; the page says how many there are in all
 
 
 def json_twin(api_path: str):
@@ -74,27 +75,27 @@ def faq_list():
         raise InputError(error("/q", "search_too_long", max=MAX_QUERY))
     db = store()
     everything = queries.list_faq(db=db)
+    corrected = None
     if query:
         # the filters the form sends with the words narrow the matches, as /api/faq does
-        entries = queries.faq_search(query, limit=30, db=db, **filters)
+        found = queries.faq_search(query, limit=FAQ_SHOWN, db=db, **filters)
+        entries, total, corrected = found.results, found.total, found.corrected
     elif any(filters.values()):
         entries = queries.list_faq(**filters, db=db)
+        total = len(entries)
     else:
-        entries = everything
+        entries, total = everything, len(everything)
     # the editions the FAQ speaks of (themed decks included), most mentioned first
     mentioned: dict[str, dict[str, Any]] = {}
     for entry in everything:
         for edition, name in entry.get("edition_names", {}).items():
             mentioned.setdefault(edition, {"id": edition, "name": name, "count": 0})["count"] += 1
     faq_editions = sorted(mentioned.values(), key=lambda e: (-e["count"], e["id"]))
-    cards_with_faq = [c for c in queries.list_cards("fluxx", db=db) if c.get("faq_count")]
-    for name in ("creepers", "surprises"):
-        if name in queries.editions(db):
-            cards_with_faq += [c for c in queries.list_cards(name, db=db) if c.get("faq_count")]
     return render_template(
-        "faq_list.html", entries=entries, query=query, filters=filters,
+        "faq_list.html", entries=entries, total=total, corrected=corrected, query=query,
+        filters=filters,
         topics=queries.topics(db), editions=faq_editions, scopes=queries.SCOPES,
-        cards=cards_with_faq, json_url=_twin_url("/api/faq", params),
+        cards=queries.faq_cards(db), json_url=_twin_url("/api/faq", params),
         coverage_url=_coverage_url(),
     )
 
