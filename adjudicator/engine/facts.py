@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from ..cards.catalog import Catalog, catalog_for
-from ..table.choices import EXTRA_TURNS, sub_hands
+from ..table.choices import EXTRA_TURNS, GOAL_NUMBERS, sub_hands
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import TableState
 
@@ -140,6 +140,9 @@ def extension_facts(state: TableState, game: Catalog) -> list[str]:
     turns = state.extra.get(EXTRA_TURNS) or 0
     if turns > 0:
         out.append(f"extra_turns({turns}).")
+    # Math Fluxx: the numbers the players read on Goals whose number the sources lack
+    out += [f"goal_number_given({term(card)},{n})."
+            for card, n in sorted((state.extra.get(GOAL_NUMBERS) or {}).items())]
     seats = {p.name: i for i, p in enumerate(state.players)}
     for depth, frame in enumerate(sub_hands(state, game), start=1):
         seat = seats[frame["player"]]

@@ -36,6 +36,7 @@ from .state import TableState
 Guess = Callable[[str], bool]
 SUB_HANDS = "sub_hands"  # extension field of the state: the set-aside hands being played out
 EXTRA_TURNS = "extra_turns"  # extension field: Take Another Turn owed to the active player
+GOAL_NUMBERS = "goal_numbers"  # Math Fluxx: the numbers players read on Goals the sources lack
 
 
 def seat_of(state: TableState, name: Any, path: str) -> int:

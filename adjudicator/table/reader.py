@@ -25,6 +25,7 @@ from ..messages import table_messages, table_term, table_text
 from . import schema
 from .choices import (
     EXTRA_TURNS,
+    GOAL_NUMBERS,
     SUB_HANDS,
     canonical_choices,
     card_id,
@@ -383,6 +384,7 @@ def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> Ta
     pending = _pending(r, data.get("pending"), names, active)
     frames = _sub_hands(r, data.get(SUB_HANDS), names)
     extra_turns = r.count(data.get(EXTRA_TURNS), "/" + EXTRA_TURNS)
+    goal_numbers = _goal_numbers(r, data.get(GOAL_NUMBERS))
     if check_copies:
         r.check_copies()
     draw_size = _deck_size(r, players, rules, goals, discard, pending, draw_size,
@@ -393,17 +395,34 @@ def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> Ta
     assert edition is not None and active is not None
     # fields other than the contract's are kept as given, the extension fields of plays as
     # read (cards as ids: the facts are written from them without another look-up)
-    extra = {k: v for k, v in data.items() if k not in KNOWN_FIELDS or k in (SUB_HANDS,
-                                                                            EXTRA_TURNS)}
+    extra = {k: v for k, v in data.items()
+             if k not in KNOWN_FIELDS or k in (SUB_HANDS, EXTRA_TURNS, GOAL_NUMBERS)}
     if extra.get(SUB_HANDS) is not None:
         extra[SUB_HANDS] = frames
     if extra.get(EXTRA_TURNS) is not None:
         extra[EXTRA_TURNS] = extra_turns
+    if extra.get(GOAL_NUMBERS) is not None:
+        extra[GOAL_NUMBERS] = goal_numbers
     return TableState(
         edition=edition, expansions=list(expansions), players=players, active=active,
         rules=rules, goals=goals, turn=turn, draw_pile_size=draw_size, draw_pile=draw_list,
         discard_pile=discard, pending=pending, extra=extra,
     )
+
+
+def _goal_numbers(r: _Reader, value: Any) -> dict[str, int]:
+    """`goal_numbers`: Goal name -> the number the players read on it, as card id -> number.
+    Whether a Goal needs one is the rules' to say (rules_asp/ruling/goals.lp)."""
+    out: dict[str, int] = {}
+    if not r.place("/" + GOAL_NUMBERS) or not isinstance(value, dict):
+        return out
+    for name, number in value.items():
+        path = pointer(GOAL_NUMBERS, name)
+        card = r.card(name, path, "goals", copies=False)
+        n = r.count(number, path)
+        if card is not None and n is not None:
+            out[card] = n
+    return out
 
 
 def _edition(r: _Reader, data: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:

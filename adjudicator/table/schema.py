@@ -236,6 +236,12 @@ SCHEMAS: dict[str, Any] = {
                                                    "last (docs/PLAYS.md)"}),
             "extra_turns": {**NULLABLE_COUNT,
                             "description": "Take Another Turn owed (docs/PLAYS.md)"},
+            "goal_numbers": _nullable({
+                "type": "object", "additionalProperties": COUNT, "maxProperties": MAX_ITEMS,
+                "propertyNames": {"maxLength": MAX_CARD_NAME},
+                "description": "Math Fluxx: the number the players read on a Goal whose number "
+                               "the sources do not print (Yin Yang, Today's Date, Your Own "
+                               "Age), by the Goal's name"}),
         },
         "additionalProperties": ref("Value"),
         "maxProperties": MAX_ITEMS,

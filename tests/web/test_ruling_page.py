@@ -51,3 +51,12 @@ def test_the_page_shows_the_deciding_findings_first_and_folds_the_rest(client):
     ruling = client.get("/ruling", query_string={"state": encode_state(OVER_LIMIT),
                                                  "format": "json"}).get_json()
     assert section.count('class="finding-text"') == len(ruling["findings"])
+
+
+def test_a_math_goal_card_says_which_number_the_referee_uses(client):
+    yin = text(html(client.get("/cards/yin_yang?edition=math")))
+    assert "The number the referee uses" in yin and "goal_numbers" in yin
+    assert "25, as the sources print it." in text(html(client.get(
+        "/cards/silver_jubilee?edition=math")))
+    assert "the project's reading of the card's name" in text(html(client.get(
+        "/cards/the_speed_of_time_travel?edition=math")))
