@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import g, has_request_context, request
 
+from .messages import fill
 from .resources import read_yaml
 
 LANGS = ("en", "zh")
@@ -49,9 +50,11 @@ def current_lang() -> str:
 
 
 def t(key: str, lang: str | None = None, **params: Any) -> str:
-    """The UI string `key` in the request's language; `{name}` placeholders filled from params."""
-    text = messages()[key][lang or current_lang()]
-    return text.format(**params) if params else text
+    """The UI string `key` in the request's language; `{name}` placeholders filled from params
+    (`{n:plural:card}`: "1 card", "2 cards"; adjudicator/messages, `fill`)."""
+    lang = lang or current_lang()
+    text = messages()[key][lang]
+    return fill(text, lang, **params) if params else text
 
 
 def pick(pair: dict[str, Any] | None, lang: str | None = None) -> str:

@@ -7,10 +7,18 @@ name in `lang`. A placeholder `{0:player}` asks for a raw seat number to be show
 name. ui.yaml holds the web pages' strings (adjudicator/i18n.py). The other files (errors.yaml,
 text_view.yaml, coverage.yaml) map a key to `{en: ..., zh: ...}`: `pair(name, key, **fields)`
 gives both texts with their `{field}` placeholders filled in.
+
+Counts in English: a placeholder `{N:plural:card}` (or `{count:plural:card}` with named fields)
+is the number and its noun, "1 card", "0 cards", "2 cards" (`plural`). The noun takes an "s";
+one that does not is given as "singular|plural" (`{n:plural:entry|entries}`), and the noun may be
+another placeholder whose English is a singular noun (`{2:plural:{5}}`, the unit term of a limit).
+Chinese has no plural: its texts write the number and its measure word themselves ("{1}张") and
+never use the form (tests/web/test_ui_words.py checks both languages).
 """
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -47,9 +55,42 @@ def catalog(name: str) -> dict[str, Any]:
     return read_yaml(_DIR / f"{name}.yaml")
 
 
+PLURAL = "plural:"
+
+
+def plural(count: Any, noun: str, lang: str) -> str:
+    """`count` with its noun: in English "1 card" and "0 cards", "2 cards" (the noun's plural is
+    noun + "s", or the part after "|" of "singular|plural"); in Chinese, which has no plural, the
+    noun as given."""
+    singular, _, many = noun.partition("|")
+    if lang == "en" and str(count).strip() != "1":
+        singular = many or singular + "s"
+    return f"{count} {singular}"
+
+
+class _Fill(string.Formatter):
+    """str.format, with the plural form `{count:plural:noun}` besides."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith(PLURAL):
+            return plural(value, format_spec[len(PLURAL):], self.lang)
+        return super().format_field(value, format_spec)
+
+
+def fill(template: str, lang: str, /, *args: Any, **fields: Any) -> str:
+    """`template` (a text in `lang`) with its placeholders filled in as str.format fills them,
+    and the plural form `{count:plural:noun}` besides (see the module's doc)."""
+    if PLURAL not in template:
+        return template.format(*args, **fields)  # the usual case, and the faster one
+    return _Fill(lang).format(template, *args, **fields)
+
+
 def text(name: str, key: str, lang: str, /, **fields: Any) -> str:
     """The message `key` of messages/<name>.yaml in `lang`, its placeholders filled in."""
-    return catalog(name)[key][lang].format(**fields)
+    return fill(catalog(name)[key][lang], lang, **fields)
 
 
 class ByLang(dict):
@@ -62,10 +103,10 @@ def by_lang(en: Any, zh: Any) -> ByLang:
 
 def pair(name: str, key: str, /, **fields: Any) -> dict[str, str]:
     """The message `key` of messages/<name>.yaml in every language, its `{field}` placeholders
-    filled in by str.format; a field given `by_lang` is filled in with its language's value."""
+    filled in by `fill`; a field given `by_lang` is filled in with its language's value."""
     entry = catalog(name)[key]
-    return {lang: entry[lang].format(**{k: v[lang] if isinstance(v, ByLang) else v
-                                        for k, v in fields.items()}) for lang in LANGS}
+    return {lang: fill(entry[lang], lang, **{k: v[lang] if isinstance(v, ByLang) else v
+                                             for k, v in fields.items()}) for lang in LANGS}
 
 
 Render = Callable[[Any, str, str], str]  # (argument, format spec, lang) -> text
@@ -76,10 +117,15 @@ class _Formatter(string.Formatter):
         self.render, self.lang = render, lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith(PLURAL):
+            # a nested `{5}` in the spec has been filled in already, by this same formatter
+            return plural(self.render(value, "", self.lang), format_spec[len(PLURAL):], self.lang)
         return self.render(value, format_spec, self.lang)
 
 
 Part = tuple[str, int | None, str]  # literal text, then the index of an argument and its spec
+# `{N:plural:{M}}`: the plural form whose noun is argument M's text
+_NOUN_ARG = re.compile(rf"{PLURAL}\{{(\d+)\}}")
 
 
 @cache
@@ -91,7 +137,8 @@ def _compiled(template: str) -> tuple[Part, ...] | None:
     for literal, field, spec, conversion in string.Formatter().parse(template):
         if field is None:
             parts.append((literal, None, ""))
-        elif field.isdigit() and conversion is None and "{" not in (spec or ""):
+        elif field.isdigit() and conversion is None and (
+                "{" not in (spec or "") or _NOUN_ARG.fullmatch(spec or "")):
             parts.append((literal, int(field), spec or ""))
         else:
             return None
@@ -109,7 +156,14 @@ def finding_text(key: str, args: Sequence[Any], lang: str, render: Render) -> st
     out: list[str] = []
     for literal, index, spec in parts:
         out.append(literal)
-        if index is not None:
+        if index is None:
+            continue
+        if spec.startswith(PLURAL):
+            noun = _NOUN_ARG.fullmatch(spec)
+            out.append(plural(render(args[index], "", lang),
+                              render(args[int(noun[1])], "", lang) if noun
+                              else spec[len(PLURAL):], lang))
+        else:
             out.append(render(args[index], spec, lang))
     return "".join(out)
 
@@ -138,6 +192,6 @@ def table_text(key: str, **params: Any) -> tuple[str, str]:
     for lang in LANGS:
         values = {k: v[lang] if isinstance(v, dict) and set(v) == set(LANGS) else v
                   for k, v in params.items()}
-        out.append(entry[lang].format(**values))
+        out.append(fill(entry[lang], lang, **values))
     return out[0], out[1]
 

@@ -35,3 +35,20 @@ def test_a_missing_argument_is_an_error_as_with_str_format() -> None:
     key = next(k for k, v in messages().items() if "{1}" in v["en"])
     with pytest.raises(IndexError):
         finding_text(key, ["only one"], "en", render)
+
+
+def test_the_plural_form_is_parsed_once_too() -> None:
+    """`{N:plural:noun}` and `{N:plural:{M}}` (the noun another argument's text) stay on the fast
+    path, and count as str.format would fill the numbers in."""
+    parts = _compiled("{0} discards {2:plural:{5}}, {1:plural:card}")
+    assert parts is not None
+    assert [p[1:] for p in parts if p[1] is not None] == [
+        (0, ""), (2, "plural:{5}"), (1, "plural:card")]
+
+    def plain(value: object, spec: str, lang: str) -> str:
+        return str(value)
+    key = next(k for k, v in messages().items() if "plural:{5}" in v["en"])
+    args = ["Bo", "cards in hand", 1, 3, 2, "Keeper"]
+    text = finding_text(key, args, "en", plain)
+    assert "discards 1 Keeper " in text
+    assert text == _Formatter(plain, "en").format(messages()[key]["en"], *args)

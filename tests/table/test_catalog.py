@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from adjudicator.cards.build import CATALOG_NAMES, build, catalogs_dir, dump
+from adjudicator.cards.build.fluxx import NAME_FIXES
 from adjudicator.cards.catalog import (
     EDITIONS,
     EXPANSIONS,
@@ -82,7 +83,24 @@ def test_every_fluxx_card_has_both_names_from_the_seed() -> None:
         assert card.name_en and card.name_zh, card.id
         assert CJK.search(card.name_zh), card.id
         assert card.provenance["name_zh"] == "seed"
+        if card.id in NAME_FIXES:
+            continue  # test_a_misspelt_seed_name_is_shown_as_another_source_spells_it
         assert f"{card.name_zh} {card.name_en}" in seed, card.id
+
+
+def test_a_misspelt_seed_name_is_shown_as_another_source_spells_it() -> None:
+    """The seed's "Draw, 3, Play 2 of them" (a stray comma) is named as seed 004 spells the card;
+    the seed's spelling stays an alias, so a table typed from the seed still reads."""
+    seed_000 = "\n".join(seed_lines("000"))
+    seed_004 = "\n".join(seed_lines("004"))
+    cards = by_id("fluxx")
+    for cid, name in NAME_FIXES.items():
+        card = cards[cid]
+        assert card.name_en == name and name in seed_004
+        (misspelt,) = card.attrs["aliases"]
+        assert f"{card.name_zh} {misspelt}" in seed_000
+        assert catalog_for("fluxx").resolve(misspelt).id == cid
+    assert cards["draw_3_play_2_of_them"].name_en == "Draw 3, Play 2 of Them"
 
 
 def test_fluxx_ids_are_the_agreed_ones() -> None:

@@ -78,7 +78,7 @@ def test_chance_outcomes_are_grouped_by_the_choice_with_their_odds(client):
                                     "card": "use_what_you_take"}, TABLE)
     groups = [re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", "", g))).strip()
               for g in re.findall(r'<h3 class="group-title">(.*?)</h3>', answer, re.S)]
-    assert sorted(groups) == ["If the choice is Opponent = Bo:", "If the choice is Opponent = Cy:"]
+    assert sorted(groups) == ["If the choice is opponent = Bo:", "If the choice is opponent = Cy:"]
     odds = re.findall(r'class="badge odds">chance ([0-9/]+)<', answer)
     assert sorted(odds) == ["1", "1/2", "1/4", "1/4"]
 

@@ -195,10 +195,11 @@ FLUXX_QUIRKS: dict[str, list[dict[str, Any]]] = {
         "种子英文写作“causes this carded to be discarded”（card 的笔误）。原文照录。（本项目注）",
     )],
     "draw_3_play_2_of_them": [quirk(
-        "The seed writes the name \"Draw, 3, Play 2 of them\" (a stray comma; the card is "
-        "Draw 3, Play 2 of Them). Kept verbatim; both spellings are accepted.",
-        "种子把英文卡名写作“Draw, 3, Play 2 of them”（多了一个逗号，应为 Draw 3, Play 2 of Them）。"
-        "原文照录；两种写法都可识别。（本项目注）",
+        "The seed writes the name \"Draw, 3, Play 2 of them\" (a stray comma); the card is "
+        "Draw 3, Play 2 of Them, as the Math Fluxx rulebook spells it, and that is the name "
+        "shown. Both spellings are accepted.",
+        "种子把英文卡名写作“Draw, 3, Play 2 of them”（多了一个逗号）；卡名应为 Draw 3, Play 2 "
+        "of Them（数学 Fluxx 规则书的写法），显示的就是这个名字。两种写法都可识别。（本项目注）",
     )],
     "trash_a_new_rule": [quirk(
         "The seed's card list names it 弃一张新规则 but its card details 取消一张新规则; the list"
@@ -234,6 +235,15 @@ FLUXX_QUIRKS: dict[str, list[dict[str, Any]]] = {
 }
 
 
+# English names the seed misspells, by card id: the name the other sources give the card. The
+# seed's own spelling stays an alias (a table may be typed from the seed), and the card's note
+# (FLUXX_QUIRKS) records it.
+NAME_FIXES = {
+    # "If one of those cards is Draw 3, Play 2 of Them" (the Math Fluxx rulebook, seed 004)
+    "draw_3_play_2_of_them": "Draw 3, Play 2 of Them",
+}
+
+
 def build_fluxx() -> dict[str, Any]:
     lines = _seed_lines(SEED_000)
     listed = _parse_list(lines)
@@ -252,7 +262,8 @@ def build_fluxx() -> dict[str, Any]:
         notes += [translator_note(n, "card details") for n in inline_notes]
         notes += FLUXX_QUIRKS.get(cid, [])
         attrs: dict[str, Any] = {}
-        aliases = sorted({detail["en"], detail["zh"]} - {entry["en"], entry["zh"]})
+        name_en = NAME_FIXES.get(cid, entry["en"])
+        aliases = sorted({detail["en"], detail["zh"], entry["en"]} - {name_en, entry["zh"]})
         if aliases:
             attrs["aliases"] = aliases
         header = headers.get(entry["kind"], {}).get("header")
@@ -285,7 +296,7 @@ def build_fluxx() -> dict[str, Any]:
             provenance["remark"] = f"the seed's heading adds: {detail['rest']}"
         cards.append({
             "id": cid, "type": kind,
-            "name": {"en": entry["en"], "zh": entry["zh"]},
+            "name": {"en": name_en, "zh": entry["zh"]},
             "text": {"en": en, "zh": zh},
             "copies": 1, "notes": notes, "provenance": provenance, "attrs": attrs,
         })

@@ -149,7 +149,8 @@ def _texts(text: str) -> dict[str, dict[str, Any]]:
             "en": "\n".join(basic),
             "zh": "起始3张手牌。\n每轮抓1张牌。\n每轮出1张牌。",
             "provenance": {"text_en": "seed", "section": "Types of Cards / The Basic Rules Card",
-                           "remark": "seed 004: the Basic Rules card \"reads:\" these three lines"},
+                           "remark": "the Math Fluxx rulebook: the Basic Rules card \"reads:\" "
+                                     "these three lines"},
         },
         "math_rules": {
             "en": math_rules,
@@ -235,9 +236,9 @@ def build_math() -> dict[str, Any]:
             }
             remarks = []
             if cid in _ZH_FROM_SEED_000:
-                remarks.append("Chinese name as seed 000 translates the same card")
+                remarks.append("Chinese name as the translation of the rulebook deck gives it")
             if cid in _RULEBOOK_DECK_IDS:
-                remarks.append("a card of this name is in the rulebook deck (seed 000); the "
+                remarks.append("a card of this name is in the rulebook deck; the "
                                "Math Fluxx printing's text is not in the sources")
             notes: list[dict[str, Any]] = []
             if known:

@@ -14,8 +14,9 @@ from typing import Any
 from flask import Blueprint, jsonify, render_template, request
 
 from ...errors import InputError, error
+from ...i18n import current_lang
 from ...knowledge import coverage
-from ...messages import catalog
+from ...messages import catalog, fill
 from ..responses import wants_json
 
 bp = Blueprint("coverage", __name__)
@@ -23,6 +24,12 @@ bp = Blueprint("coverage", __name__)
 # The page's own words and the statuses' short names (messages/coverage.yaml).
 TEXT: dict[str, dict[str, str]] = catalog("coverage")["page"]
 STATUS_NAMES: dict[str, dict[str, str]] = catalog("coverage")["status_names"]
+
+
+def say(key: str, **fields: Any) -> str:
+    """The page's words `key` (coverage.yaml, `page`) in the request's language, filled in."""
+    lang = current_lang()
+    return fill(TEXT[key][lang], lang, **fields)
 
 
 def _status_filter() -> str | None:
@@ -58,6 +65,6 @@ def coverage_page():
     return render_template(
         "coverage.html", counts=report.counts, groups=groups, status=status,
         statuses=coverage.STATUSES, labels=coverage.STATUS_LABELS, names=STATUS_NAMES,
-        text=TEXT, topic_names=coverage.topic_names(), json_url=json_url,
+        text=TEXT, say=say, topic_names=coverage.topic_names(), json_url=json_url,
     )
 

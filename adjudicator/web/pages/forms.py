@@ -35,7 +35,7 @@ _PENDING_SPLIT = re.compile(r"\s*[:：]\s*")
 
 
 def lines(text: str | None) -> list[str]:
-    """One card per line (card names may hold commas: "Draw, 3, Play 2 of them")."""
+    """One card per line (card names may hold commas: "Draw 3, Play 2 of Them")."""
     return [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
 
 
