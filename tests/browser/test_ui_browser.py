@@ -14,20 +14,9 @@ import pytest
 
 from adjudicator.web.pages.forms import decode_state, encode_state
 from tests.browser.pw import Page, expect
-from tests.web.ui_pages import CHAIN, what_if
+from tests.web.ui_pages import CHAIN, TABLE, what_if
 
 pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
-
-TABLE = {
-    "players": [
-        {"name": "Ann", "hand": ["Draw 2", "Peace", "Jackpot!"]},
-        {"name": "Bo", "hand_size": 3, "keepers": ["Love"]},
-    ],
-    "active": "Ann",
-    "rules": ["Draw 3", "Hand Limit 2"],
-    "goals": ["Hippyism"],
-    "discard_pile": ["Toast"],
-}
 
 
 def pick(page: Page, field: str, query: str) -> None:

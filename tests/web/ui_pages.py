@@ -1,5 +1,6 @@
 """Shared by the page tests (Flask client) and the browser tests: reading a page, its CSRF token,
-and a table with an open Surprise chain that both kinds of test drive."""
+the browser tests' ruling table, and a table with an open Surprise chain that both kinds of test
+drive."""
 
 from __future__ import annotations
 
@@ -18,6 +19,15 @@ CHAIN: dict[str, Any] = {
     "active": "Ann", "rules": ["Draw 3"], "goals": ["Hippyism"], "draw_pile": 40,
     "pending": [{"player": "Ann", "card": "Trade Hands"}, {"player": "Cy", "card": "Stop That!"}],
 }
+
+
+# Ann must still draw and play (Draw 3), Bo must discard (Hand Limit 2): the browser tests'
+# ruling page, with a hand of three cards to ask "What if?" about.
+TABLE: dict[str, Any] = {
+    "players": [{"name": "Ann", "hand": ["Draw 2", "Peace", "Jackpot!"]},
+                {"name": "Bo", "hand_size": 3, "keepers": ["Love"]}],
+    "active": "Ann", "rules": ["Draw 3", "Hand Limit 2"], "goals": ["Hippyism"],
+    "discard_pile": ["Toast"]}
 
 
 def html(response: Any) -> str:

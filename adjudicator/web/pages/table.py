@@ -43,6 +43,7 @@ from ..responses import error_response, wants_json
 from . import referee
 from .forms import decode_state, encode_state, form_from_state, state_from_form
 from .game import Game, decode_game, log_entries, one_table
+from .share import absolute, qr_code
 
 bp = Blueprint("ui", __name__)
 
@@ -362,13 +363,15 @@ def _ruling_context(table: Any, ruling: dict[str, Any], game: Game | None = None
     # a game's link carries its log; a lone table's is its permalink
     link = (url_for("ui.ruling_page", game=game_token) if game_token
             else url_for("ui.ruling_page", state=token))
+    table_link = url_for("ui.ruling_page", state=token)
     return {
         "table": state,
         "ruling": ruling,
         "state_token": token,
         "game_token": game_token,
         "permalink": link,
-        "table_link": url_for("ui.ruling_page", state=token),
+        "table_link": table_link,
+        **_share_context(link, table_link),
         "edit_url": url_for("ui.editor", state=token),
         "json_url": url_for("ui.ruling_page", state=token, format="json"),
         "moves": referee.moves_by_player(state, ruling),
@@ -383,6 +386,19 @@ def _ruling_context(table: Any, ruling: dict[str, Any], game: Game | None = None
         "redo_url": _game_url(game, game.at + 1) if game.at < len(game.moves) else None,
         "log_urls": [_game_url(game, i) for i in range(len(game.states))],
     }
+
+
+def _share_context(link: str, table_link: str) -> dict[str, Any]:
+    """The absolute URL of the page's link ("Copy the link"), and the QR code of it; a game's
+    link too long for a QR code falls back to the code of the table shown (without its log)."""
+    share_url = absolute(request.host_url, link)
+    label = t("ruling.qr_label")
+    qr = qr_code(share_url, label)
+    qr_table_only = False
+    if qr is None and table_link != link:
+        qr = qr_code(absolute(request.host_url, table_link), label)
+        qr_table_only = qr is not None
+    return {"share_url": share_url, "qr": qr, "qr_table_only": qr_table_only}
 
 
 def _game_url(game: Game, at: int) -> str:
