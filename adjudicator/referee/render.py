@@ -20,6 +20,7 @@ from ..engine.terms import Term
 from ..memo import Memo
 from ..messages import LANGS, finding_text, terms
 from ..table.state import TableState
+from .source_scope import scope_of
 
 # A term of a shown atom: a Term (rulings read their atoms with terms.read_atoms: one call into
 # clingo per atom) or clingo's own Symbol (plays.py): both have the same attributes.
@@ -145,7 +146,11 @@ class Context:
             return self.catalog.get(card).source() if card else None
         if sym.type != clingo.SymbolType.String:
             return None
-        return source_of(sym.string)
+        out = source_of(sym.string)
+        scope = scope_of(sym.string, self.state.edition)
+        if scope is not None:  # a passage of another deck, applied by analogy
+            out["scope"] = scope
+        return out
 
     def card_json(self, card: str) -> dict[str, Any]:
         c = self.catalog.get(card)

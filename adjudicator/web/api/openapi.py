@@ -52,7 +52,10 @@ SCHEMAS: dict[str, Any] = {
     "Source": {
         "type": "object", "required": ["id", "kind", "url"],
         "properties": {"id": {"type": "string", "examples": ["faq:002-01", "rulebook:limits"]},
-                       "kind": {"type": "string"}, "url": {"type": "string"}},
+                       "kind": {"type": "string"}, "url": {"type": "string"},
+                       "scope": {"type": "string", "enum": ["other_deck"],
+                                 "description": "present when the passage concerns another deck"
+                                                " than the table's edition: cited by analogy"}},
     },
     "Finding": {
         "type": "object", "required": ["about", "text", "sources"],

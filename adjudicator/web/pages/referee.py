@@ -83,7 +83,15 @@ def _rulebook_parts() -> dict[str, str]:
 
 
 def source_label(src: dict[str, Any]) -> str:
-    """A citation's words in the page's language: "Rulebook: How to Win", "FAQ 002-65: ..."."""
+    """A citation's words in the page's language: "Rulebook: How to Win", "FAQ 002-65: ...";
+    " (by analogy)" after a passage of another deck (the source's `scope`, source_scope.py)."""
+    label = _source_words(src)
+    if src.get("scope") == "other_deck":
+        label += t("source.by_analogy", current_lang())
+    return label
+
+
+def _source_words(src: dict[str, Any]) -> str:
     source_id = str(src.get("id", ""))
     kind, _, ref = source_id.partition(":")
     kind = src.get("kind") or kind
