@@ -60,3 +60,10 @@ def test_a_math_goal_card_says_which_number_the_referee_uses(client):
         "/cards/silver_jubilee?edition=math")))
     assert "the project's reading of the card's name" in text(html(client.get(
         "/cards/the_speed_of_time_travel?edition=math")))
+    # every Math Fluxx Goal's page says it, whatever the number's source
+    from adjudicator.cards.catalog import catalog_for
+
+    for card in catalog_for("math"):
+        if card.type == "goal":
+            page = client.get(f"/cards/{card.id}?edition=math")
+            assert page.status_code == 200 and "The number the referee uses" in html(page)
