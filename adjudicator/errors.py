@@ -20,13 +20,19 @@ class ErrorItem:
     en: str
     zh: str
     suggestions: list[str] = field(default_factory=list)
+    # other fields the problem involves (the first place of a card held twice): a page offers
+    # to fix the table there too
+    related: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "path": self.path,
             "message": {"en": self.en, "zh": self.zh},
             "suggestions": list(self.suggestions),
         }
+        if self.related:
+            out["related"] = list(self.related)
+        return out
 
 
 def error(path: str, key: str, suggestions: list[str] | None = None, /,

@@ -46,6 +46,7 @@ from ..table.choices import (
     PLAYER_KEYS,
     SUB_HANDS,
     card_id,
+    choice_card,
     normalize_choices,
     seat_of,
     sub_hands,
@@ -301,7 +302,7 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
             out += [f.replace("choice(reveal,(", "revealed(").replace(")).", ").")
                     for f in _player_cards(state, game, key, value, path)]
         elif key in CARD_KEYS:
-            out.append(f"choice({key},{term(_card(game, value, path))}).")
+            out.append(f"choice({key},{term(choice_card(game, key, value, path))}).")
         elif key in CARD_LIST_KEYS:
             items = value if isinstance(value, list) else [value]
             out += [f"choice({key},{term(_card(game, v, f'{path}/{i}'))})."

@@ -48,6 +48,20 @@ def seat_of(state: TableState, name: Any, path: str) -> int:
                                 name=name))
 
 
+# A random pick (the choice keys `taken`, `random`) may fall on an unknown card of a hand: an
+# outcome's choices say "unknown" then, and the same word sent back chooses that outcome.
+UNKNOWN_PICK = "unknown"
+PICK_KEYS = ("taken", "random")
+
+
+def choice_card(game: Catalog, key: str, value: Any, path: str,
+                guess: Guess | None = None) -> str:
+    """The card id a card choice names (card_id), or UNKNOWN_PICK for a random pick's."""
+    if key in PICK_KEYS and value == UNKNOWN_PICK:
+        return UNKNOWN_PICK
+    return card_id(game, value, path, guess)
+
+
 def card_id(game: Catalog, value: Any, path: str, guess: Guess | None = None) -> str:
     """The id of the card `value` names; `guess` (when given) says whether a "did you mean"
     look-up may be made for it (the reader's budget of look-ups)."""
@@ -132,7 +146,7 @@ def normalize_choices(value: dict[str, Any], game: Catalog, names: list[str], pa
     for key, item in canonical_choices(value).items():
         at = path + pointer(key)
         if key in CARD_KEYS:
-            out[key] = card_id(game, item, at, guess)
+            out[key] = choice_card(game, key, item, at, guess)
         elif key in CARD_LIST_KEYS or key in ("drawn", "order"):
             out[key] = _cards_value(game, item, at, guess)
         elif key in PLAYER_KEYS:

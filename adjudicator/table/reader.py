@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -331,9 +331,10 @@ class _Reader:
             copies = table_text("one_copy") if card.copies == 1 else table_text(
                 "n_copies", count=card.copies)
             for extra in places[card.copies :]:
-                self.error(extra.path, "copies_exceeded",
-                           name={"en": card.name_en, "zh": card.name_zh}, first=first,
-                           copies={"en": copies[0], "zh": copies[1]}, count=card.copies)
+                item = table_item(extra.path, "copies_exceeded",
+                                  name={"en": card.name_en, "zh": card.name_zh}, first=first,
+                                  copies={"en": copies[0], "zh": copies[1]}, count=card.copies)
+                self.errors.append(replace(item, related=(first,)))
 
 
 def pointer_join(base: str, *parts: str | int) -> str:

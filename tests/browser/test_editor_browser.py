@@ -98,3 +98,22 @@ def test_a_card_of_another_edition_keeps_its_name_when_the_edition_changes(page:
     expect(chip).to_have_class(re.compile(r"\bother-edition\b"))
     expect(chip).to_contain_text("Peace")
     assert "not in this edition" in (chip.get_attribute("title") or "")
+
+
+def test_a_surprise_left_in_hand_while_in_the_chain_is_offered_its_fix(page: Page) -> None:
+    page.goto("/")
+    page.locator("details.paste summary").click()
+    page.fill("textarea[name=state_text]", '{"edition": "fluxx", "expansions": ["surprises"],'
+              ' "players": [{"name": "Ann", "hand": ["Draw 2"]},'
+              ' {"name": "Bo", "hand": ["Veto!", "Milk"]}], "active": "Ann",'
+              ' "pending": [{"player": "Ann", "card": "Trade Hands"},'
+              ' {"player": "Bo", "card": "Veto!"}]}')
+    page.get_by_role("button", name="Load into the editor").click()
+    page.click("#get-ruling")
+    chip = page.locator("textarea[name='players-1-hand'] + .picker .chip").first
+    fix = chip.get_by_role("button", name="take it out of here")
+    expect(fix).to_be_visible()
+    fix.click()
+    expect(page.locator("textarea[name='players-1-hand'] + .picker .chip")).to_have_count(1)
+    page.click("#get-ruling")
+    expect(page.locator("#result .verdict")).to_be_visible()

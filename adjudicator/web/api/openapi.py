@@ -47,6 +47,9 @@ SCHEMAS: dict[str, Any] = {
             "message": {"type": "object", "required": ["en", "zh"],
                         "properties": {"en": {"type": "string"}, "zh": {"type": "string"}}},
             "suggestions": {"type": "array", "items": {"type": "string"}},
+            "related": {"type": "array", "items": {"type": "string"}, "description": (
+                "other fields the problem involves, as JSON pointers (the first place of a "
+                "card held in more places than its copies)")},
         },
     },
     "Source": {

@@ -200,6 +200,14 @@
             fix.addEventListener("click", function () { replaceAt(index, name); });
             chip.appendChild(fix);
           });
+          if (fault.removable && form.dataset.i18nRemoveHere) {
+            var out = document.createElement("button");
+            out.type = "button";
+            out.className = "chip-fix";
+            out.textContent = form.dataset.i18nRemoveHere;
+            out.addEventListener("click", function () { removeAt(index); });
+            chip.appendChild(out);
+          }
         }
         chips.appendChild(chip);
       });
@@ -214,10 +222,19 @@
       textarea.dispatchEvent(new Event("change", {bubbles: true}));
     }
 
-    this.markError = function (index, message, suggestions) {
-      errors[index] = {message: message, suggestions: suggestions || []};
+    this.markError = function (index, message, suggestions, removable) {
+      errors[index] = {message: message, suggestions: suggestions || [], removable: !!removable};
       drawChips();
     };
+
+    function removeAt(index) {
+      var all = names();
+      all.splice(index, 1);
+      textarea.value = all.join("\n");
+      errors = {};
+      drawChips();
+      textarea.dispatchEvent(new Event("change", {bubbles: true}));
+    }
 
     function close() {
       list.hidden = true;
@@ -395,6 +412,17 @@
       var suggestions = Array.prototype.map.call(
         item.querySelectorAll(".error-suggestions q"), function (q) { return q.textContent; });
       picker.markError(parseInt(index, 10), message, suggestions);
+    });
+    // the other place of a card held twice (a Surprise left in hand while it is in the chain):
+    // its chip offers to take the card out of there
+    root.querySelectorAll(".error-item[data-related]").forEach(function (item) {
+      var message = (item.querySelector(".error-message") || {}).textContent || "";
+      item.dataset.related.split(" ").forEach(function (path) {
+        var parts = path.split("/").slice(1);
+        var index = parts.pop();
+        var picker = /^[0-9]+$/.test(index || "") && form._pickerFor(parts.join("-"));
+        if (picker) { picker.markError(parseInt(index, 10), message, [], true); }
+      });
     });
   }
 
