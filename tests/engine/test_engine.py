@@ -72,7 +72,9 @@ def test_ruling_has_the_contract_fields() -> None:
     for finding in ruling["findings"]:
         assert finding["text"]["en"] and finding["text"]["zh"]
         for source in finding["sources"]:
-            assert set(source) == {"id", "kind", "url"}
+            # the contract's fields, and `scope` for a passage of another deck (FORMATS.md)
+            assert {"id", "kind", "url"} <= set(source) <= {"id", "kind", "url", "scope"}
+            assert source.get("scope", "other_deck") == "other_deck"
 
 
 def test_pending_is_kept_when_given() -> None:
