@@ -109,6 +109,7 @@ def test_a_surprise_left_in_hand_while_in_the_chain_is_offered_its_fix(page: Pag
               ' "pending": [{"player": "Ann", "card": "Trade Hands"},'
               ' {"player": "Bo", "card": "Veto!"}]}')
     page.get_by_role("button", name="Load into the editor").click()
+    expect(page.locator("textarea[name='players-1-hand'] + .picker .chip")).to_have_count(2)
     page.click("#get-ruling")
     chip = page.locator("textarea[name='players-1-hand'] + .picker .chip").first
     fix = chip.get_by_role("button", name="take it out of here")

@@ -56,7 +56,7 @@ def test_build_a_table_and_get_the_ruling(page: Page, shoot) -> None:
     expect(result).to_be_visible()
     expect(result).to_contain_text("Ann must still draw")
     expect(result.locator(".fact-limits")).to_contain_text("Hand Limit: 2")
-    expect(result.locator(".fact-discards")).to_contain_text("Bo must discard 1 from hand now")
+    expect(result.locator(".fact-discards")).to_contain_text("Bo must discard 1 card from hand now")
     # the table is drawn as cards, the active player's hand with "What if I play this?"
     expect(page.locator("#result .seat-view.active .hand-card")).to_have_count(3)
     # the answer came inline, and the address bar holds its permalink (HX-Push-Url)

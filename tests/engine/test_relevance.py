@@ -431,6 +431,10 @@ def normal(response: dict[str, Any]) -> dict[str, Any]:
     """A play response without the engine's figures, its outcomes in a fixed order: the solver
     meets the answer sets of a smaller program in another order."""
     out = without_engine(response)
+    keys = [json.dumps(o, sort_keys=True) for o in out["outcomes"]]
+    if "groups" in out:  # indices into the outcomes: the outcomes they name, in a fixed order
+        out["groups"] = sorted((json.dumps(g["choices"], sort_keys=True),
+                                sorted(keys[i] for i in g["outcomes"])) for g in out["groups"])
     out["outcomes"] = sorted(out["outcomes"], key=lambda o: json.dumps(o, sort_keys=True))
     return out
 

@@ -40,7 +40,7 @@ def test_trade_hands_says_who_holds_what() -> None:
 def test_a_draw_from_a_known_pile_names_the_cards() -> None:
     [drawn] = _changes(TABLE, {"kind": "draw"})
     assert drawn["event"] == "drawn" and drawn["cards"] == ["moon"] and drawn["count"] == 1
-    assert drawn["text"]["en"] == "Ann drew 1 card(s): Moon."
+    assert drawn["text"]["en"] == "Ann drew 1 card: Moon."
     assert [s["id"] for s in drawn["sources"]] == ["rulebook:each-turn"]
 
 
@@ -75,7 +75,7 @@ def test_a_game_followed_move_by_move_on_the_command_line(tmp_path: Path, capsys
     start.write_text(json.dumps(TABLE), encoding="utf-8")
     after_draw, after_play = tmp_path / "1.json", tmp_path / "2.json"
     assert main(["play", str(start), "--kind", "draw", "--state-out", str(after_draw)]) == 0
-    assert "> Ann drew 1 card(s): Moon." in capsys.readouterr().out
+    assert "> Ann drew 1 card: Moon." in capsys.readouterr().out
     assert main(["play", str(after_draw), "Milk", "--state-out", str(after_play)]) == 0
     out = capsys.readouterr().out
     assert "> Milk: from Ann's hand to the Keepers in front of Ann." in out

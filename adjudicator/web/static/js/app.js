@@ -227,6 +227,8 @@
       drawChips();
     };
 
+    this.clearErrors = function () { errors = {}; };
+
     function removeAt(index) {
       var all = names();
       all.splice(index, 1);
@@ -323,7 +325,6 @@
       loadFuse(form).then(function (loaded) { Fuse = loaded; });
       return loadCatalog(form).then(function (loaded) {
         cards = loaded;
-        errors = {};
         drawChips();
         if (!list.hidden) { drawList(); } // typed before the cards arrived: match them now
       });
@@ -360,7 +361,8 @@
       });
     }
     enhance(form);
-    var reload = function () { pickers.forEach(function (p) { p.reload(); }); };
+    // another edition: the server's marks were about the other deck
+    var reload = function () { pickers.forEach(function (p) { p.clearErrors(); p.reload(); }); };
     form.querySelectorAll("[name=edition], [name=expansions]").forEach(function (el) {
       el.addEventListener("change", reload);
     });
