@@ -3,8 +3,8 @@ no violation of impact "serious" or "critical" (colour contrast, names of button
 labels, landmarks, the language of the page...).
 
 The pages: the editor, a ruling with its table (the QR code shown), a What-if answer shown
-inline in it, the FAQ list, one FAQ entry, the FAQ coverage, the rulebook, the card list, one
-card, and the error page of a damaged link.
+inline in it, a game's page after a move (its log, a fold opened), the FAQ list, one FAQ entry,
+the FAQ coverage, the rulebook, the card list, one card, and the error page of a damaged link.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from adjudicator.web.pages.forms import encode_state
 from tests.browser.pw import Page, expect
-from tests.web.ui_pages import TABLE
+from tests.web.ui_pages import GAME, TABLE
 
 try:
     from axe_playwright_python.sync_playwright import Axe
@@ -44,6 +44,15 @@ def _whatif(page: Page, lang: str) -> None:
     expect(page.locator("#whatif .play-result .outcome").first).to_be_visible(timeout=30_000)
 
 
+def _game(page: Page, lang: str) -> None:
+    """A game's page after one move: its log, Undo, and the ruling of the table after it."""
+    page.goto(f"/ruling?lang={lang}&state=" + encode_state(GAME))
+    page.locator(".moves .move-button").first.click()
+    page.locator("#whatif a.apply-outcome").first.click(timeout=30_000)
+    expect(page.locator(".game-log .undo")).to_be_visible()
+    page.locator(".findings details.topic > summary").first.click()  # a fold opened
+
+
 def _visit(path: str) -> Callable[[Page, str], None]:
     def visit(page: Page, lang: str) -> None:
         sep = "&" if "?" in path else "?"
@@ -55,6 +64,7 @@ PAGES: dict[str, Callable[[Page, str], None]] = {
     "editor": _visit("/"),
     "ruling": _ruling,
     "whatif": _whatif,
+    "game": _game,
     "faq": _visit("/faq"),
     "faq-entry": _visit("/faq/002-65"),
     "faq-coverage": _visit("/faq/coverage"),
