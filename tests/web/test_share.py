@@ -23,9 +23,15 @@ HOST = "http://fluxx.test"
 
 
 def ruling_page(client, query: str, lang: str = "en") -> str:
+    """The ruling page with its QR code: "Show QR code" loads it when opened (qr_fragment)."""
     response = client.get(f"/ruling?{query}&lang={lang}", base_url=HOST)
     assert response.status_code == 200, html(response)[:500]
-    return html(response)
+    page = html(response)
+    assert "<svg" not in page  # the code is made only when it is opened
+    url = unescape(re.search(r'<details class="qr" hx-get="([^"]+)"', page).group(1))
+    fragment = client.get(f"{url}&lang={lang}", base_url=HOST, headers={"HX-Request": "true"})
+    assert fragment.status_code == 200
+    return page + html(fragment)
 
 
 def svg_of(page: str) -> str:
@@ -45,7 +51,7 @@ def test_the_qr_code_and_the_copy_button_carry_the_absolute_link(client):
     assert unescape(re.search(r'data-url="([^"]+)"', svg).group(1)) == absolute
     assert 'aria-label="QR code of the link to this ruling"' in svg
     assert "style" not in svg  # the CSP allows no inline style
-    assert '<details class="qr">' in page and "Show QR code" in page
+    assert '<details class="qr"' in page and "Show QR code" in page
     assert "<figcaption>Scan it with another phone" in page
 
 
@@ -71,6 +77,16 @@ def test_a_link_too_long_for_a_qr_code_says_so(client, monkeypatch):
     assert f"This link is too long for a QR code ({len(link)} characters)" in page
     zh = ruling_page(client, "state=" + encode_state(TABLE), lang="zh")
     assert "此链接太长" in zh and "显示二维码" in zh
+
+
+def test_the_qr_page_without_javascript_and_only_for_this_site(client):
+    page = ruling_page(client, "state=" + encode_state(TABLE))
+    url = unescape(re.search(r'<details class="qr" hx-get="([^"]+)"', page).group(1))
+    alone = html(client.get(url, base_url=HOST))  # the link inside the fold, followed
+    assert "<svg role=\"img\"" in alone and "<html" in alone
+    foreign = client.get("/ruling/qr", query_string={"link": "//evil.example/x",
+                                                     "format": "json"}, base_url=HOST)
+    assert foreign.get_json()["url"] == HOST + "/"  # not another site's link
 
 
 def test_no_qr_code_beyond_the_largest_version():

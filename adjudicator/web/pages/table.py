@@ -389,8 +389,19 @@ def _ruling_context(table: Any, ruling: dict[str, Any], game: Game | None = None
 
 
 def _share_context(link: str, table_link: str) -> dict[str, Any]:
-    """The absolute URL of the page's link ("Copy the link"), and the QR code of it; a game's
-    link too long for a QR code falls back to the code of the table shown (without its log)."""
+    """The absolute URL of the page's link ("Copy the link") and where its QR code is made: the
+    code costs some 50 ms (share.py), so it is made only when "Show QR code" is opened."""
+    return {"share_url": absolute(request.host_url, link),
+            "qr_url": url_for("ui.qr_fragment", link=link, table=table_link)}
+
+
+@bp.get("/ruling/qr")
+def qr_fragment():
+    """The QR code of a ruling's link (`link`, a path of this site); a game's link too long for
+    a QR code falls back to the code of the table shown (`table`, without the game's log). The
+    fragment "Show QR code" loads (htmx), or a page of its own without JavaScript."""
+    link = local_path(request.args.get("link", "/"))
+    table_link = local_path(request.args.get("table", link))
     share_url = absolute(request.host_url, link)
     label = t("ruling.qr_label")
     qr = qr_code(share_url, label)
@@ -398,7 +409,13 @@ def _share_context(link: str, table_link: str) -> dict[str, Any]:
     if qr is None and table_link != link:
         qr = qr_code(absolute(request.host_url, table_link), label)
         qr_table_only = qr is not None
-    return {"share_url": share_url, "qr": qr, "qr_table_only": qr_table_only}
+    context = {"share_url": share_url, "qr": qr, "qr_table_only": qr_table_only}
+    if wants_json():
+        return jsonify({"ok": True, "url": qr.url if qr else None,
+                        "table_only": qr_table_only, "version": qr.version if qr else None})
+    if is_htmx():
+        return render_template("partials/qr.html", **context)
+    return render_template("qr.html", **context)
 
 
 def _game_url(game: Game, at: int) -> str:
