@@ -8,6 +8,11 @@ is compared in that form, and a name may hold no character that shows nothing or
 control characters, format characters (zero-width space and joiners, direction marks, the byte
 order mark), line and paragraph separators, lone surrogates, private-use and unassigned code
 points, and the few letters and marks that draw nothing (Hangul fillers, variation selectors).
+
+Spaces show only as a gap: a name is kept with its spaces of every width (no-break, ideographic,
+em) as one plain space between words, none at either end ("Ann " and "Ann" are one name). Two
+players may not have names that differ only in the width of their letters either ("Ann" and
+"Ａnn": `look_alike`, Unicode's compatibility form, NFKC), which reads the same at a table.
 """
 
 from __future__ import annotations
@@ -35,7 +40,18 @@ def invisible(name: str) -> tuple[int, str] | None:
 
 
 def canonical(name: Any) -> Any:
-    """A name in the form the referee keeps and compares (NFC); anything else as given."""
-    if not isinstance(name, str) or name.isascii():
+    """A name in the form the referee keeps and compares (NFC, spaces as one plain space
+    between words); anything else as given."""
+    if not isinstance(name, str):
         return name
-    return unicodedata.normalize("NFC", name)
+    if not name.isascii():
+        name = unicodedata.normalize("NFC", name)
+        name = "".join(" " if unicodedata.category(c) == "Zs" else c for c in name)
+    return name if name.strip(" ") == name and "  " not in name else " ".join(
+        part for part in name.split(" ") if part)
+
+
+def look_alike(name: str) -> str:
+    """What two names that read the same at a table have in common: the compatibility form
+    (NFKC) of the kept name, e.g. full-width letters as plain ones."""
+    return name if name.isascii() else unicodedata.normalize("NFKC", name)

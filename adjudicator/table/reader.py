@@ -32,7 +32,7 @@ from .choices import (
     normalize_choices,
     unknown_choice_key,
 )
-from .names import canonical, invisible
+from .names import canonical, invisible, look_alike
 from .schema import (  # noqa: F401  (the bounds, for the reader's callers)
     MAX_COUNT,
     MAX_DEPTH,
@@ -456,10 +456,11 @@ def _players(r: _Reader, value: Any) -> list[Player]:
             name = f"#{i}"
         else:
             name = canonical(name)  # the same name typed either way is one name (names.py)
-            if name in seen:
-                r.error(path + "/name", "duplicate_player", name=name, other=seen[name])
+            if look_alike(name) in seen:
+                r.error(path + "/name", "duplicate_player", name=name,
+                        other=seen[look_alike(name)])
             else:
-                seen[name] = i
+                seen[look_alike(name)] = i
         players.append(_player(r, raw, path, name))
     return players
 

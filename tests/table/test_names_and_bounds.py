@@ -157,6 +157,19 @@ def test_names_that_look_alike_are_one_name() -> None:
     assert refused(named("Zo\u00eb", "Zoe\u0308")) == ["/players/1/name"]  # NFC == NFD
 
 
+@pytest.mark.parametrize("other", ["Ann ", " Ann", "Ann\u00a0", "\u3000Ann", "Ann\u2003",
+                                   "\uff21nn"])
+def test_names_that_differ_in_spaces_or_letter_width_are_one_name(other: str) -> None:
+    assert refused(named("Ann", other)) == ["/players/1/name"]
+    assert refused(named("A nn", "A\u00a0 nn")) == ["/players/1/name"]
+
+
+def test_spaces_in_a_name_are_kept_as_one_plain_space_and_references_match() -> None:
+    state = parse_state(named("\u00a0Ann\u3000 Lee ", "Bo", active="Ann Lee"))
+    assert state.players[0].name == "Ann Lee" and state.active == "Ann Lee"
+    assert read_play(state, {"kind": "end_turn", "player": "Ann\u00a0Lee"})
+
+
 def test_a_name_is_kept_composed_and_every_reference_matches_it() -> None:
     state = parse_state({**named("Zoe\u0308", "Bo", active="Zo\u00eb"),
                          "pending": [{"player": "Zoe\u0308", "card": "Jackpot"}]})
