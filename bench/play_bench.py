@@ -18,6 +18,7 @@ import statistics
 import time
 from dataclasses import replace
 
+from adjudicator.engine.speed import batch
 from adjudicator.referee.moves import play_response
 from adjudicator.referee.ruling import ruling_for
 from adjudicator.referee.simulate import random_walk, simulate
@@ -49,12 +50,19 @@ def seven_card_table(seed: int) -> TableState | None:
     return parse_state(table.to_json())  # through the reader, as a client's table
 
 
+def warm(state: TableState) -> None:
+    """Builds what a running server has built by its first requests: the program that rules a
+    move's outcomes together (batch.py builds it in the background on first use)."""
+    batch.tagged_program(state.edition, state.expansions)
+
+
 def bench_what_if(tables: int) -> None:
     ratios = []
     for seed in range(tables * 3):
         state = seven_card_table(seed)
         if state is None or ruling_for(state).get("winner"):
             continue
+        warm(state)
         lone = statistics.median(_seconds(lambda s=state: ruling_for(s)) for _ in range(3))
         cards = state.player(state.active).hand
         every = _seconds(lambda s=state, h=cards: [play_response(s, {"card": c}) for c in h])
@@ -75,6 +83,7 @@ def bench_discard() -> None:
                                      {"name": "Bo", "hand": names}],
                          "active": "Ann", "rules": ["Hand Limit 1"],
                          "turn": {"hand_at_start": 2}})
+    warm(state)
     lone = statistics.median(_seconds(lambda: ruling_for(state)) for _ in range(3))
     answer: dict = {}
     spent = _seconds(lambda: answer.update(play_response(state, {"kind": "discard",

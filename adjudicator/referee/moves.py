@@ -32,6 +32,7 @@ import orjson
 from ..cards.catalog import Catalog, catalog_for
 from ..engine import solve
 from ..engine.facts import state_facts, term
+from ..engine.speed import batch
 from ..engine.terms import Term, read_atoms
 from ..errors import InputError, error, pointer
 from ..messages import by_lang, pair
@@ -57,7 +58,7 @@ from ..table.schema import MOVE_KINDS
 from ..table.state import PendingPlay, Player, TableState, Turn
 from .changes import changes
 from .render import Atoms, Context, cites_of, findings_of
-from .ruling import ruling_for
+from .ruling import ruling_for, rulings_for
 
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
 # Bytes of JSON the outcomes listed may take together (the first is always listed): each outcome
@@ -169,14 +170,23 @@ def _within_size(outcomes: list[Outcome], game: Catalog) -> tuple[list[Outcome],
     past the budget are never ruled."""
     kept: list[Outcome] = []
     size = 0
-    for outcome in outcomes:
-        if outcome.ruling is None:
-            outcome.ruling = ruling_for(outcome.state, game)
-        size += _json_size(outcome.to_json())
-        if kept and size > MAX_OUTCOME_BYTES:
-            return kept, True
-        kept.append(outcome)
+    for start in range(0, len(outcomes), batch.MAX_BATCH):
+        chunk = outcomes[start:start + batch.MAX_BATCH]
+        _rule(chunk, game)
+        for outcome in chunk:
+            size += _json_size(outcome.to_json())
+            if kept and size > MAX_OUTCOME_BYTES:
+                return kept, True
+            kept.append(outcome)
     return kept, False
+
+
+def _rule(outcomes: list[Outcome], game: Catalog) -> None:
+    """Rules the outcomes not yet ruled, together (ruling.rulings_for: one grounding for up to
+    batch.MAX_BATCH tables costs about what two or three tables cost alone)."""
+    todo = [o for o in outcomes if o.ruling is None]
+    for outcome, ruling in zip(todo, rulings_for([o.state for o in todo], game), strict=True):
+        outcome.ruling = ruling
 
 
 def _fit(result: PlayResult, game: Catalog) -> PlayResult:
@@ -668,8 +678,9 @@ def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
     if not result.legal:
         return result
     outcomes: list[Outcome] = []
+    _rule(result.outcomes, game)
     for outcome in result.outcomes:
-        ruling = outcome.ruling or ruling_for(outcome.state, game)
+        ruling = outcome.ruling or {}
         now = [m for m in ruling.get("legal_moves", []) if m.get("at_once")]
         if not now:
             outcomes.append(outcome)
@@ -782,9 +793,8 @@ def _told(result: PlayResult, state: TableState, action: dict[str, Any]) -> Play
     game = catalog_for(state.edition, state.expansions)
     card = game.resolve(action["card"]) if isinstance(action.get("card"), str) else None
     action = {**action, "card": card.id if card else None}
+    _rule(result.outcomes, game)
     for outcome in result.outcomes:
-        if outcome.ruling is None:
-            outcome.ruling = ruling_for(outcome.state, game)
         outcome.changes = changes(state, outcome.state, game, action, outcome.findings,
                                   outcome.ruling.get("winner"))
     result.outcomes.sort(key=lambda o: not (o.ruling or {}).get("winner"))

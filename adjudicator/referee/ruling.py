@@ -39,6 +39,19 @@ def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, A
     return ruling_from(state, game, solution)
 
 
+def rulings_for(states: list[TableState], catalog: Catalog | None = None
+                ) -> list[dict[str, Any]]:
+    """The rulings of several validated tables of one game (the outcomes of a move), grounded
+    together (batch.solve_all): each the ruling `ruling_for` gives it."""
+    if not states:
+        return []
+    game = catalog or catalog_for(states[0].edition, states[0].expansions)
+    solutions = batch.solve_all([table_facts(state, game) for state in states],
+                                states[0].edition, states[0].expansions, catalog_text(game))
+    return [ruling_from(state, game, solution)
+            for state, solution in zip(states, solutions, strict=True)]
+
+
 def ruling_from(state: TableState, game: Catalog, solution: Solution) -> dict[str, Any]:
     """The ruling for `state` (of the game `game`) from the engine's `solution` for its facts
     (`facts.table_facts`)."""

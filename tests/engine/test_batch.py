@@ -182,6 +182,34 @@ def test_concurrent_callers_are_ruled_in_one_batch() -> None:
         assert {str(s) for s in results[k].symbols} == alone(facts, game)
 
 
+def test_one_callers_tables_are_ruled_together_each_as_alone() -> None:
+    """A move's outcomes are ruled in batches of MAX_BATCH (ruling.rulings_for): every ruling
+    is the one its table gets alone, in the order asked."""
+    game = ("fluxx", ())
+    batch.tagged_program(*game)  # built (a server builds it in the background: _ready)
+    tables = (GAMES[game] * 3)[:batch.MAX_BATCH + 3]
+    solutions = batch.solve_all(tables, *game)
+    sizes = [s.stats.get("batch") for s in solutions]
+    assert sizes == [batch.MAX_BATCH] * batch.MAX_BATCH + [3] * 3
+    for facts, solution in zip(tables, solutions, strict=True):
+        assert {str(s) for s in solution.symbols} == alone(facts, game)
+
+
+def test_a_moves_outcomes_are_ruled_together_and_as_alone() -> None:
+    from adjudicator.referee.moves import play_response
+
+    state = parse_state({"players": [{"name": "Ann", "hand_size": 2},
+                                     {"name": "Bo", "hand": ["Milk", "Moon", "Sun", "Bread"]}],
+                         "active": "Ann", "rules": ["Hand Limit 1"], "turn": {"hand_at_start": 2}})
+    batch.tagged_program("fluxx")
+    answer = play_response(state, {"kind": "discard", "player": "Bo"})
+    assert len(answer["outcomes"]) == 4
+    for outcome in answer["outcomes"]:
+        ruled = dict(outcome["ruling"], engine=None)
+        assert ruled == dict(ruling_for(parse_state(outcome["state"])), engine=None)
+        assert outcome["ruling"]["engine"]["batch"] == 4
+
+
 def test_a_lone_ruling_is_not_batched() -> None:
     state = parse_state({"players": [{"name": "Ann", "hand": ["Jackpot"]},
                                      {"name": "Bo", "hand_size": 3}], "active": "Ann"})

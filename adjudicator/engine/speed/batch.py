@@ -18,6 +18,9 @@ parse, say), or that runs past its share of the time limit (SLOT_SHARE), is rule
 table, each table by its own caller's thread, outside the one grounding a process runs at a
 time: one bad or slow table never decides another's ruling, nor holds the others' grounding.
 
+`solve_all` queues several tables of one caller at once (`ruling.rulings_for`: the outcomes of
+a move, each ruled), so that they are grounded together even on a quiet server.
+
 Nothing here decides a rule: the rules are rules_asp's, only renamed apart per table.
 """
 
@@ -432,11 +435,28 @@ class _Combiner:
         self._take_part(job)
         return _settle(job)
 
+    def solve_all(self, facts: Sequence[str], edition: str, expansions: Iterable[str],
+                  common: str = "") -> list[solving.Solution]:
+        """The solutions of tables one caller needs together, queued at once: they are ruled
+        in the batches this caller (or another) grounds, MAX_BATCH tables at a time."""
+        game = (edition, tuple(sorted(set(expansions))))
+        jobs = [_Job(text, game, common) for text in facts]
+        with self._cv:
+            self._queue.extend(jobs)
+        for job in jobs:
+            self._serve(job)
+        return [_settle(job) for job in jobs]
+
     def _take_part(self, job: _Job) -> None:
         """Queues `job` and returns when it is done: ruled by this caller or by another."""
         # no wake-up: the caller whose table completes the count grounds the batch itself
         with self._cv:
             self._queue.append(job)
+        self._serve(job)
+
+    def _serve(self, job: _Job) -> None:
+        """Returns when the queued `job` is done, grounding the queue's first tables whenever
+        a grounding is free."""
         while True:
             with self._cv:
                 # wait while the job is being ruled by another caller, or no grounding is free
@@ -494,3 +514,19 @@ def solve(facts: str, edition: str, expansions: Iterable[str] = (),
         _alone(job)
         return _settle(job)
     return _COMBINER.solve(facts, edition, expansions, common)
+
+
+def solve_all(facts: Sequence[str], edition: str, expansions: Iterable[str] = (),
+              common: str = "") -> list[solving.Solution]:
+    """`solve` for several tables of one game that one caller needs at once (the outcomes of
+    a move, each to be ruled): grounded together, MAX_BATCH at a time, with whatever other
+    threads ask for meanwhile; a table of more than MAX_BATCH_FACTS fact lines alone. Each
+    solution is the one `solve` gives its table (a batch that cannot stand for its tables is
+    ruled again table by table, as for concurrent callers)."""
+    if not batching() or len(facts) < 2:
+        return [solve(text, edition, expansions, common) for text in facts]
+    small = {i for i, text in enumerate(facts) if text.count("\n") <= MAX_BATCH_FACTS}
+    together = iter(_COMBINER.solve_all([facts[i] for i in sorted(small)], edition, expansions,
+                                        common))
+    return [next(together) if i in small else solve(text, edition, expansions, common)
+            for i, text in enumerate(facts)]
