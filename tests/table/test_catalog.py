@@ -439,3 +439,13 @@ def test_fluxxnomic_says_in_play_where_the_variant_means_in_play():
     assert "当前在场的一件所有物" in cards["steal_a_keeper"].text_zh
     goals = [c for c in cards.values() if c.type == "goal" and c.text_zh]
     assert [c.id for c in goals if "打出" in c.text_zh] == []
+
+
+@pytest.mark.parametrize("card_id, anchor", [("math_rules", "math-rules"),
+                                             ("keep_going", "keep-going")])
+def test_a_meta_rule_has_one_chinese_text_on_its_card_and_in_the_rulebook(card_id, anchor):
+    """The Meta Rules' texts are their rulebook sections: one translation for both."""
+    from adjudicator.knowledge.annotations import rulebook_translations
+
+    sections = rulebook_translations(faq_dir() / "annotations" / "rulebook_zh.yaml")
+    assert by_id("math")[card_id].text_zh == sections[anchor]["text_zh"]

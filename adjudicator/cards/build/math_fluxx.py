@@ -138,8 +138,21 @@ def parse_card_list(text: str) -> list[dict[str, Any]]:
     return groups
 
 
+def _rulebook_zh() -> dict[str, str]:
+    """The project's Chinese of the English-only rulebook sections, by anchor."""
+    from ...resources import faq_dir, read_yaml
+
+    sections = read_yaml(faq_dir() / "annotations" / "rulebook_zh.yaml")["sections"]
+    return {item["anchor"]: item["zh"].strip() for item in sections if item.get("zh")}
+
+
 def _texts(text: str) -> dict[str, dict[str, Any]]:
-    """The card texts the sources give, with Chinese translations of the project."""
+    """The card texts the sources give, with Chinese translations of the project.
+
+    The Meta Rules' texts are their rulebook sections, so their Chinese is the project's
+    translation of those sections (faq/annotations/rulebook_zh.yaml): one text on the card page
+    and in the rulebook."""
+    rulebook_zh = _rulebook_zh()
     math_rules = _section(text, "Meta Rule: Math Rules", "Meta Rule: Keep Going")
     keep_going = _section(text, "Meta Rule: Keep Going", "Examples")
     basic = ["Start with 3 cards.", "Draw 1.", "Play 1."]
@@ -154,31 +167,13 @@ def _texts(text: str) -> dict[str, dict[str, Any]]:
         },
         "math_rules": {
             "en": math_rules,
-            "zh": "玩家不以通常方式达成目标获胜。如果发生这种情况，本应获胜的玩家抓3张牌，弃掉该目"
-                  "标，"
-                  "游戏继续。\n要获胜，你必须能在自己的回合中，用你场上所有物代表的两个或更多数字，"
-                  "通过至少一种数学运算算出目标上的数字。\n例如，所有物二、三和五可以组合成 "
-                  "(2 + 3) x 5，等于25，达成目标银禧。",
+            "zh": rulebook_zh["math-rules"],
             "provenance": {"text_en": "seed", "section": "Meta Rule: Math Rules",
                            "remark": "the rulebook's section on this Meta Rule, taken as its text"},
         },
         "keep_going": {
             "en": keep_going,
-            "zh": "这条元规则改变游戏的胜利条件。你不再只是达成当前目标就获胜——你必须比其他任何人"
-                  "完成更多"
-                  "目标！那么游戏何时结束？这条元规则有意对此含糊其辞。\n加入“继续前进”规则时，玩"
-                  "家必须"
-                  "约定游戏如何结束。以下是一些可能：\n- 某位玩家完成两个目标时游戏结束。\n- 游戏"
-                  "在某个"
-                  "特定时间结束。\n- 游戏在某个预期但无法预测的事件发生时结束，例如另一位玩家到来"
-                  "，或在"
-                  "餐厅玩时上菜。\n平局时，最先达到获胜目标数的玩家获胜。\n如果所有玩家同意，整局"
-                  "游戏都"
-                  "把“继续前进”卡和基本规则放在一起。有人达成目标时游戏不结束，而是由他拿走该目标"
-                  "卡放在"
-                  "自己面前。该玩家还必须弃掉用来达成目标的所有所有物，并且其回合立即结束。其他所"
-                  "有牌"
-                  "留在场上，游戏继续。到了该停止的时候，收集目标最多的玩家获胜。",
+            "zh": rulebook_zh["keep-going"],
             "provenance": {"text_en": "seed", "section": "Meta Rule: Keep Going",
                            "remark": "the rulebook's section on this Meta Rule, taken as its text"},
         },
