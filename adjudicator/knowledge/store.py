@@ -65,7 +65,7 @@ EN_ONLY_TITLES_ZH = {
     "limits": "上限",
     "numbers-and-math": "数字与数学",
     "math-rules": "元规则：数学规则",
-    "keep-going": "元规则：继续前进",
+    "keep-going": "元规则：接着玩",
     "reshuffling": "重新洗牌",
     "cards-in-play": "场上的牌",
     "free-actions": "免费行动",

@@ -449,3 +449,12 @@ def test_a_meta_rule_has_one_chinese_text_on_its_card_and_in_the_rulebook(card_i
 
     sections = rulebook_translations(faq_dir() / "annotations" / "rulebook_zh.yaml")
     assert by_id("math")[card_id].text_zh == sections[anchor]["text_zh"]
+
+
+@pytest.mark.parametrize("card_id, name_zh", [
+    ("keep_going", "接着玩"), ("get_on_with_it", "别磨蹭了！"),
+    ("draw_one_for_each", "有几个抓几张"), ("goal_mill", "目标换牌"),
+    ("when_im_64", "当我六十四岁"),
+])
+def test_the_projects_math_fluxx_names_read_as_names(card_id, name_zh):
+    assert by_id("math")[card_id].name_zh == name_zh
