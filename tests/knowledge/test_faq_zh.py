@@ -96,3 +96,11 @@ def test_the_english_page_shows_the_english_first(client):
     english = page.index("So you draw a total of eight cards")
     assert english < page.index("所以在这种情况下，你总共抓八张牌")
     assert page.index("<details", english) < page.index("所以在这种情况下")
+
+
+def test_002_40_says_the_turn_started_with_no_cards(entries):
+    """"No cards at the start of your turn" is not 开局 (the start of the game)."""
+    entry = next(e for e in entries if e["id"] == "002-40")
+    for text in (entry["summary"]["zh"], entry["text_zh"]):
+        assert "开局" not in text
+    assert "回合开始时手中没有牌" in entry["summary"]["zh"]
