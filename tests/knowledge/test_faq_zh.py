@@ -104,3 +104,12 @@ def test_002_40_says_the_turn_started_with_no_cards(entries):
     for text in (entry["summary"]["zh"], entry["text_zh"]):
         assert "开局" not in text
     assert "回合开始时手中没有牌" in entry["summary"]["zh"]
+
+
+def test_a_lost_question_is_said_lost_before_the_restated_one(client):
+    """002-01 kept no question: the hint that the question below is restated comes first."""
+    page = html(client.get("/faq/002-01?lang=zh"))
+    hint, restated = "下面的问题是本项目根据回答重述的", "我的出牌被其他玩家用意外卡取消后"
+    assert page.index(hint) < page.index(restated)
+    page = html(client.get("/faq/002-01?lang=en"))
+    assert page.index("the question below is restated") < page.index("After another player cancels")
