@@ -3,6 +3,8 @@
 - `faq_entries.yaml`: per FAQ entry, a title (en, zh), a short restatement of the lost question,
   topics, linked card ids, tags for themed-deck cards we do not play, editions and scope.
 - `rulebook_zh.yaml`: the project's Chinese for the English-only rulebook sections of seed 004.
+- `faq_zh.yaml`: the project's Chinese translation of every FAQ entry: the question as far as the
+  seed kept it, and the whole answer; `status: project_translation` marks all of it as such.
 - `topics.yaml`: English and Chinese labels of the topic and edition ids used above.
 
 Both may be missing or partial: an entry without annotation gets a derived title (see store.py),
@@ -83,6 +85,30 @@ def faq_annotations(path: Path) -> dict[str, dict[str, Any]]:
             "answer_summary": _pair(item.get("answer_summary")),
             "scope_note": _pair(item.get("scope_note")),
         }
+    return out
+
+
+TRANSLATION_STATUSES = ("project_translation",)
+
+
+def faq_translations(path: Path) -> dict[str, dict[str, str | None]]:
+    """faq_zh.yaml by entry id: {"question", "answer", "status"} (the Chinese of the seed's
+    question fragment, of its answer, and what that Chinese is: the file's `status`)."""
+    data = _load(path)
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), dict):
+        return {}
+    status = _str(data.get("status"))
+    if status not in TRANSLATION_STATUSES:
+        log.warning("%s: status %r is not one of %s; translations ignored",
+                    path, status, TRANSLATION_STATUSES)
+        return {}
+    out: dict[str, dict[str, str | None]] = {}
+    for entry_id, item in data["entries"].items():
+        if not isinstance(item, dict):
+            log.warning("%s: %s is not a mapping, skipped", path, entry_id)
+            continue
+        out[str(entry_id)] = {"question": _str(item.get("question")),
+                              "answer": _str(item.get("answer")), "status": status}
     return out
 
 

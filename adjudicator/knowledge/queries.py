@@ -17,7 +17,7 @@ from ..errors import InputError, error
 from ..messages import by_lang
 from .search import Found, faq_edition_clause, find
 from .store import CATALOG_NAMES, open_db
-from .text import normalize
+from .text import has_cjk, normalize
 
 SCOPES = ("ours", "other_decks", "not_rules")
 
@@ -218,8 +218,11 @@ def faq_json(row: dict[str, Any], cards: dict[str, dict[str, Any]],
         "title": {"en": row["title_en"], "zh": row["title_zh"]},
         "title_status": row["title_status"],
         "question": {"seed": row["question_seed"], "en": row["question_en"],
-                     "zh": row["question_zh"]},
+                     "zh": row["question_zh"], "seed_zh": row["question_seed_zh"]},
         "text": row["answer"],
+        # the whole answer in Chinese: the project's translation (`text_zh_status`)
+        "text_zh": row["answer_zh"],
+        "text_zh_status": row["answer_zh_status"],
         "url": row["url"],
         "cards": [card_ref(cards[c]) for c in card_ids if c in cards],
         "cards_via": row["cards_via"],
@@ -330,6 +333,8 @@ def faq_search(query: str, limit: int = 10, db: sqlite_utils.Database | None = N
     for hit in hits:
         entry = faq_json(by_id[hit["ref"]], cards, labels)
         entry["snippet"] = hit["snippet"]
+        # a Chinese query's snippet is cut from the Chinese texts (the translated answer)
+        entry["snippet_lang"] = "zh-Hans" if has_cjk(hit["snippet"]) else "en"
         entry["score"] = hit["score"]
         out.append(entry)
     return Found(out, found.total, found.corrected)

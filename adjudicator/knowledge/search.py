@@ -6,6 +6,9 @@ The query becomes one FTS5 OR-expression (bm25 rewards documents that match more
 - English phrases for its Chinese terms, through the store's lexicon (card names, glossary, common
   rules words), so a Chinese question finds the English-only FAQ answers.
 
+An FAQ entry's Chinese answer is a row of its own in the index, joined to its entry before the
+ranking (`_join_pieces`), so that its length weighs nothing against an English query.
+
 Ranking: bm25 weighs titles, card names and the FAQ entries' questions above body text. The
 candidates are then re-ranked: a document whose title or linked card names contain a whole
 phrase of the query gains (PHRASE_BOOST), as does one whose title holds more of the query's
@@ -284,7 +287,7 @@ def find(
     weights = ", ".join(str(w) for w in WEIGHTS)
     matched = f"from docs_fts join docs on docs.rowid = docs_fts.rowid where {' and '.join(where)}"
     sql = f"select docs.*, bm25(docs_fts, {weights}) as rank {matched} order by rank limit :n"
-    rows = [dict(r) for r in _rows(db, sql, params)]
+    rows = _join_pieces([dict(r) for r in _rows(db, sql, params)])
     # the count runs apart from the ranking: the ranked rows stop at the pool, the count must not
     keys = {key for (key,) in db.execute(f"select distinct {_RESULT_KEY} {matched}", params)}
     direct = _direct_hit(text, db, kinds, edition, within)
@@ -415,6 +418,27 @@ def _direct_hit(text: str, db: sqlite_utils.Database, kinds: Sequence[str] | Non
     if row["kind"] == "card":
         result["other_editions"] = []
     return result
+
+
+def _join_pieces(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per source: an FAQ entry's Chinese answer, indexed as a row of its own (see
+    store._index), gives the entry its rank where it ranks better (not the sum: a card's name
+    said ten times in a long answer would outrank the card itself) and its Chinese words for
+    the coverage; alone, it stands for the entry (it carries the entry's titles, link and
+    texts)."""
+    out: list[dict[str, Any]] = []
+    by_source: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        seen = by_source.get(row["source_id"])
+        if seen is None:
+            by_source[row["source_id"]] = row
+            out.append(row)
+        elif row["kind"] == "faq":
+            seen["rank"] = min(seen["rank"], row["rank"])  # bm25: lower is better
+            seen["f_zh"] = "\n".join(t for t in (seen["f_zh"], row["f_zh"]) if t)
+        else:
+            out.append(row)  # a card's printings share no source id; nothing else repeats
+    return out
 
 
 def _rows(db: sqlite_utils.Database, sql: str, params: dict[str, Any] | list) -> Iterable[dict]:

@@ -17,6 +17,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sqlite3
 import tempfile
 import time
@@ -64,7 +65,7 @@ EN_ONLY_TITLES_ZH = {
     "limits": "上限",
     "numbers-and-math": "数字与数学",
     "math-rules": "元规则：数学规则",
-    "keep-going": "元规则：继续前进",
+    "keep-going": "元规则：接着玩",
     "reshuffling": "重新洗牌",
     "cards-in-play": "场上的牌",
     "free-actions": "免费行动",
@@ -299,6 +300,7 @@ def build_lexicon(cards: list[CardRow], glossary: list[GlossaryTerm]) -> list[di
 def _fill(db: sqlite_utils.Database, stamp: str) -> None:
     root = faq_dir() / "annotations"
     faq_notes = ann.faq_annotations(root / "faq_entries.yaml")
+    faq_zh = ann.faq_translations(root / "faq_zh.yaml")
     zh_sections = ann.rulebook_translations(root / "rulebook_zh.yaml")
     titles = ann.rulebook_titles(root / "rulebook_zh.yaml")
     vocab = ann.vocabularies(root / "topics.yaml")
@@ -310,7 +312,7 @@ def _fill(db: sqlite_utils.Database, stamp: str) -> None:
     seg = segmenter(tuple(sorted(r["zh"] for r in lexicon)))
 
     card_rows = [_card_row(c) for c in cards]
-    faq_rows, faq_cards, faq_topics = _faq_rows(entries, faq_notes, card_rows)
+    faq_rows, faq_cards, faq_topics = _faq_rows(entries, faq_notes, card_rows, faq_zh)
     rule_rows = _rulebook_rows(text_000, text_004, glossary, zh_sections, titles)
     rule_rows += _fluxxnomic_rows(seed_text(SEEDS["fluxxnomic"]),
                                   _fluxxnomic_zh(root / "rulebook_zh.yaml"), len(rule_rows))
@@ -409,6 +411,7 @@ def _faq_rows(
     entries: list[FaqEntry],
     notes: dict[str, dict[str, Any]],
     cards: list[dict[str, Any]],
+    translations: dict[str, dict[str, str | None]] | None = None,
 ) -> tuple[list[dict], list[dict], list[dict]]:
     known_ids = {c["id"] for c in cards}
     rows, links, topics = [], [], []
@@ -429,6 +432,7 @@ def _faq_rows(
         summary = (note or {}).get("answer_summary") or {"en": None, "zh": None}
         scope_note = (note or {}).get("scope_note") or {"en": None, "zh": None}
         derived = not (title["en"] and title["zh"])
+        zh = (translations or {}).get(entry.id) or {}
         editions = (note or {}).get("editions") or (["math"] if entry.seed == "004" else [])
         scope = (note or {}).get("scope") or ("ours" if entry.seed == "004" else None)
         rows.append(
@@ -440,6 +444,10 @@ def _faq_rows(
                 "question_seed": entry.question_seed,
                 "fragments": json.dumps(entry.fragments, ensure_ascii=False),
                 "answer": entry.answer,
+                # the project's Chinese of the seed's question fragment and of the answer
+                "question_seed_zh": zh.get("question") if entry.question_seed else None,
+                "answer_zh": zh.get("answer"),
+                "answer_zh_status": zh.get("status") if zh.get("answer") else "missing",
                 "question_en": question["en"],
                 "question_zh": question["zh"],
                 "question_basis": (note or {}).get("question_basis"),
@@ -625,6 +633,16 @@ def _join(parts: Iterable[str | None]) -> str:
     return "\n".join(p for p in parts if p)
 
 
+_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9'’.!?&/-]*")
+
+
+def _without_latin(text: str | None) -> str | None:
+    """A translated FAQ text without its English words: the names it keeps in English (themed
+    decks' cards, in parentheses) are in the entry's English answer already; an English query
+    finds the entry there."""
+    return _LATIN.sub(" ", text) if text else text
+
+
 def _index(
     db: sqlite_utils.Database,
     faq: list[dict],
@@ -641,11 +659,13 @@ def _index(
         linked = [names[c] for c in json.loads(r["cards"]) if c in names]
         labels = [topic_labels.get(t, {}) for t in json.loads(r["topics"])]
         titled = r["title_status"] != "derived"
-        docs.append({
+        main = {
             "source_id": r["source_id"], "kind": "faq", "ref": r["id"], "edition": None,
+            "piece": "entry",
             "title_en": r["title_en"], "title_zh": r["title_zh"], "url": r["url"],
             "raw_en": _join([r["question_seed"], r["answer"]]),
-            "raw_zh": _join([r["question_zh"], r["summary_zh"]]),
+            "raw_zh": _join([r["question_zh"], r["summary_zh"], r["question_seed_zh"],
+                             r["answer_zh"]]),
             "f_title": _join([r["title_en"] if titled else None,
                               seg.segment(r["title_zh"]) if titled else None]),
             "f_names": _join([c["name_en"] for c in linked] + [seg.segment(c["name_zh"])
@@ -657,12 +677,22 @@ def _index(
                 [lab.get("en") for lab in labels] + [seg.segment(lab.get("zh")) for lab in labels]
                 + [t.replace("_", " ") for t in json.loads(r["tags"])]
             ),
-        })
+        }
+        docs.append(main)
+        if r["answer_zh"]:
+            # The translated answer is a row of its own, joined to its entry by the search
+            # (search._join_parts): bm25 divides by the length of the whole row, so a long
+            # Chinese text in the entry's own row would push every FAQ entry down for an English
+            # query.
+            docs.append({**main, "piece": "answer_zh", "f_title": "", "f_names": "", "f_en": "",
+                         "f_question": "", "f_tags": "",
+                         "f_zh": seg.segment(_join([_without_latin(r["question_seed_zh"]),
+                                                    _without_latin(r["answer_zh"])]))})
     for r in rules:
         notes = json.loads(r["notes"])
         docs.append({
             "source_id": r["source_id"], "kind": "rulebook", "ref": r["anchor"],
-            "edition": _rule_edition(r),
+            "edition": _rule_edition(r), "piece": "entry",
             "title_en": r["title_en"], "title_zh": r["title_zh"], "url": r["url"],
             "raw_en": r["text_en"], "raw_zh": r["text_zh"],
             "f_title": _join([r["title_en"], seg.segment(r["title_zh"])]),
@@ -675,6 +705,7 @@ def _index(
     for r in cards:
         docs.append({
             "source_id": r["source_id"], "kind": "card", "ref": r["id"], "edition": r["edition"],
+            "piece": "entry",
             "title_en": r["name_en"], "title_zh": r["name_zh"], "url": r["url"],
             "raw_en": r["text_en"], "raw_zh": r["text_zh"],
             "f_title": _join([r["name_en"], seg.segment(r["name_zh"])]),

@@ -108,7 +108,9 @@ def test_click_a_citation_and_land_on_the_faq_entry(page: Page) -> None:
     citation.click()
     page.wait_for_url(re.compile(re.escape(target) + "$"))
     expect(page.locator("h1 .faq-id")).to_have_text(entry_id)
-    expect(page.locator(".answer blockquote")).not_to_be_empty()
+    # the answer in the page's language; the other one folded below it
+    expect(page.locator(".answer > blockquote")).not_to_be_empty()
+    expect(page.locator(".answer details.original blockquote")).to_be_hidden()
 
 
 def test_switch_to_chinese_and_it_stays(page: Page, shoot) -> None:

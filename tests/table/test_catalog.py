@@ -61,7 +61,10 @@ def test_catalog_files_follow_the_documented_format(name: str) -> None:
         assert prov["name_zh"] in {"seed", "project_translation"}
         assert prov["text_en"] in {"seed", "missing", "project_words", "quoted_faq",
                                    "none_on_card"}
-        assert prov["text_zh"] in {"seed", "missing", "project_translation", "none_on_card"}
+        assert prov["text_zh"] in {"seed", "seed_corrected", "missing", "project_translation",
+                                   "none_on_card"}
+        # a corrected text keeps the source's own words beside it
+        assert (prov["text_zh"] == "seed_corrected") == ("text_zh_seed" in prov)
         # a text is present exactly when its provenance says where it comes from
         assert (c["text"]["en"] is None) == (prov["text_en"] in {"missing", "none_on_card"})
         assert (c["text"]["zh"] is None) == (prov["text_zh"] in {"missing", "none_on_card"})
@@ -115,7 +118,9 @@ def test_fluxx_texts_are_lines_of_the_seed() -> None:
     lines = seed_lines("000")
     with_text = 0
     for card in edition_cards("fluxx"):
-        for text in (card.text_en, card.text_zh):
+        # a corrected misprint: the seed's own words are the card's provenance
+        zh = card.provenance.get("text_zh_seed", card.text_zh)
+        for text in (card.text_en, zh):
             if text is None:
                 continue
             with_text += 1
@@ -142,7 +147,7 @@ def test_fluxx_seed_quirks_are_kept_and_noted() -> None:
     cards = by_id("fluxx")
     for n in (2, 3, 4):
         card = cards[f"play_{n}"]
-        assert card.text_zh.startswith(f"每轮抓{n}张牌。")  # verbatim, though it says "draw"
+        assert card.text_zh.startswith(f"每轮出{n}张牌。")  # the seed misprints it "draw"
         assert card.text_en.startswith(f"Play {n} cards per turn.")
         assert any(note["kind"] == "seed_quirk" for note in card.notes)
     basic = cards["basic_rules"]
@@ -414,3 +419,42 @@ def test_suggest_draw_rules_and_nothing_for_noise() -> None:
     assert game.suggest("qqqqzzzz") == []
     assert game.suggest("") == []
     assert catalog_for("math").suggest("trombone")[0] == "How Many Trombones?"
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_play_rules_read_play_in_chinese_and_keep_the_seeds_misprint_in_a_note(n):
+    """Seed 000 misprints Play N's Chinese as 每轮抓N张牌 ("draw"): the card reads 每轮出N张牌,
+    the seed's words stay in its provenance and its marked note."""
+    card = by_id("fluxx")[f"play_{n}"]
+    assert card.text_zh.startswith(f"每轮出{n}张牌")
+    assert "每轮抓" not in card.text_zh
+    assert card.provenance["text_zh"] == "seed_corrected"
+    assert card.provenance["text_zh_seed"].startswith(f"每轮抓{n}张牌")
+    assert any(f"每轮抓{n}张牌" in note["zh"] and "本项目注" in note["zh"] for note in card.notes)
+
+
+def test_fluxxnomic_says_in_play_where_the_variant_means_in_play():
+    cards = by_id("fluxxnomic")
+    assert cards["night_and_day"].text_zh == "太阳和月亮同时在场。"
+    assert "当前在场的一件所有物" in cards["steal_a_keeper"].text_zh
+    goals = [c for c in cards.values() if c.type == "goal" and c.text_zh]
+    assert [c.id for c in goals if "打出" in c.text_zh] == []
+
+
+@pytest.mark.parametrize("card_id, anchor", [("math_rules", "math-rules"),
+                                             ("keep_going", "keep-going")])
+def test_a_meta_rule_has_one_chinese_text_on_its_card_and_in_the_rulebook(card_id, anchor):
+    """The Meta Rules' texts are their rulebook sections: one translation for both."""
+    from adjudicator.knowledge.annotations import rulebook_translations
+
+    sections = rulebook_translations(faq_dir() / "annotations" / "rulebook_zh.yaml")
+    assert by_id("math")[card_id].text_zh == sections[anchor]["text_zh"]
+
+
+@pytest.mark.parametrize("card_id, name_zh", [
+    ("keep_going", "接着玩"), ("get_on_with_it", "别磨蹭了！"),
+    ("draw_one_for_each", "有几个抓几张"), ("goal_mill", "目标换牌"),
+    ("when_im_64", "当我六十四岁"),
+])
+def test_the_projects_math_fluxx_names_read_as_names(card_id, name_zh):
+    assert by_id("math")[card_id].name_zh == name_zh

@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from markupsafe import escape
 
 from adjudicator.i18n import field_words, messages
 from adjudicator.web.pages.forms import decode_state, encode_state, state_from_form
@@ -511,3 +512,17 @@ def test_ruling_json_twin_without_a_state_is_a_400_naming_the_state(client, how)
     (item,) = body["errors"]
     assert item["path"] == "/state"
     assert "state" in item["message"]["en"] and "牌局" in item["message"]["zh"]
+
+
+@pytest.mark.parametrize("edition, all_translated", [("math", True), ("fluxxnomic", True),
+                                                     ("surprises", True), ("creepers", False),
+                                                     ("fluxx", None)])
+def test_a_card_grid_says_whose_chinese_names_it_shows(client, edition, all_translated):
+    """Math Fluxx's and Fluxxnomic's cards have English names only in the sources: the grid
+    says their Chinese names are the project's translation (in either language)."""
+    for lang in ("zh", "en"):
+        page = html(client.get(f"/cards?edition={edition}&lang={lang}"))
+        said_all = str(escape(messages()["cards.names_translated_all"][lang])) in page
+        said_some = str(escape(messages()["cards.names_translated_some"][lang])) in page
+        assert said_all == (all_translated is True)
+        assert said_some == (all_translated is False)

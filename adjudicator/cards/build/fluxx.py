@@ -178,16 +178,32 @@ def _type_headers(parsed: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# Play 2/3/4: the seed's Chinese text opens with 每轮抓N张牌 ("draw N cards per turn"), a misprint
+# of 每轮出N张牌 (the card's name and its English say Play). The card shows the reading; the seed's
+# words stay in its provenance and its note.
+PLAY_MISPRINTS = (2, 3, 4)
+
+
+def _corrected_zh(cid: str, zh: str | None) -> str | None:
+    """The Chinese text a player reads: the seed's, with the Play rules' misprint corrected."""
+    for n in PLAY_MISPRINTS:
+        if cid == f"play_{n}" and zh and zh.startswith(f"每轮抓{n}张牌"):
+            return f"每轮出{n}张牌" + zh[len(f"每轮抓{n}张牌"):]
+    return zh
+
+
 FLUXX_QUIRKS: dict[str, list[dict[str, Any]]] = {
     **{
         f"play_{n}": [quirk(
-            f"The seed's Chinese text says 每轮抓{n}张牌 (\"draw {n} cards per turn\") where the "
-            f"English says \"Play {n} cards per turn\"; the card's name (出{n}张牌) and its "
-            "English text make it a Play rule. Kept verbatim.",
-            f"种子文本的中文写作“每轮抓{n}张牌”，而英文是“每轮出{n}张牌”（Play）；卡名“出{n}张牌”"
-            "和英文说明表明这是出牌数规则。原文照录。（本项目注）",
+            f"The seed's Chinese text misprints the first line as 每轮抓{n}张牌 (\"draw {n} cards "
+            f"per turn\") where the English says \"Play {n} cards per turn\"; the card's name "
+            f"(出{n}张牌) and its English text make it a Play rule, so the Chinese shown reads "
+            f"每轮出{n}张牌. The seed's own wording is kept in provenance.text_zh_seed.",
+            f"来源的中文把第一行误印为“每轮抓{n}张牌”，而英文是“每轮出{n}张牌”（Play）；卡名“出{n}张牌”"
+            f"和英文说明表明这是出牌数规则，因此这里显示为“每轮出{n}张牌”。来源原文：“每轮抓{n}张牌。”"
+            "（本项目注）",
         )]
-        for n in (2, 3, 4)
+        for n in PLAY_MISPRINTS
     },
     "double_agenda": [quirk(
         "The seed's English reads \"causes this carded to be discarded\" (a typo for \"card\"). "
@@ -288,6 +304,10 @@ def build_fluxx() -> dict[str, Any]:
             "name_zh": "seed", "text_en": "seed" if en else "missing",
             "text_zh": "seed" if zh else "missing",
         }
+        corrected = _corrected_zh(cid, zh)
+        if corrected != zh:
+            provenance["text_zh"], provenance["text_zh_seed"] = "seed_corrected", zh
+            zh = corrected
         if kind == "keeper":
             # the seed: Keepers carry no rules text besides their name (the lower half is art)
             provenance["text_en"] = provenance["text_zh"] = "none_on_card"

@@ -21,21 +21,24 @@ _TABLES = (
     ("The following table describes the possible new rule cards.", "new_rule"),
 )
 
+# "Played", said of a card that stays (a Keeper, a New Rule), means "in play" in this variant
+# ("no longer considered to be played" when discarded): the Chinese says 在场 there, and 打出
+# only for the act of playing.
 ZH: dict[str, tuple[str, str | None]] = {
-    "steal_a_keeper": ("偷一件所有物", "选择另一名玩家当前打出的一件所有物，将其从该玩家处移走，改"
+    "steal_a_keeper": ("偷一件所有物", "选择另一名玩家当前在场的一件所有物，将其从该玩家处移走，改"
                                  "为归你所有。"),
-    "rules_reset": ("重置规则", "弃掉当前所有已打出的新规则，以及当前的目标。"),
+    "rules_reset": ("重置规则", "弃掉当前所有在场的新规则，以及当前的目标。"),
     "draw_2_and_use_em": ("抓2用2", "抓2张牌，并立即按你喜欢的任意顺序打出。"),
     "gambling": ("赌博", "为 n 选择一个值。然后抓 n 张牌，如果其中没有所有物卡，你保留全部；否则把"
                        "它们弃掉。"),
-    "trash_a_new_rule": ("弃一张新规则", "弃掉一张当前已打出的新规则。"),
+    "trash_a_new_rule": ("弃一张新规则", "弃掉一张当前在场的新规则。"),
     "sun": ("太阳", None), "moon": ("月亮", None), "death": ("死亡", None),
     "taxes": ("税收", None), "love": ("爱", None), "peace": ("和平", None), "book": ("书", None),
-    "night_and_day": ("日与夜", "同时打出太阳和月亮"),
-    "certainty": ("确定无疑", "同时打出死亡和税收"),
-    "hippyism": ("嬉皮士", "同时打出爱和和平"),
-    "all_you_need_is_love": ("要只有爱", "打出爱，且没有打出其他所有物。"),
-    "i_might_need_a_bookshelf": ("我可能需要一个书架", "同时打出6本书。"),
+    "night_and_day": ("日与夜", "太阳和月亮同时在场。"),
+    "certainty": ("确定无疑", "死亡和税收同时在场。"),
+    "hippyism": ("嬉皮士", "爱和和平同时在场。"),
+    "all_you_need_is_love": ("要只有爱", "爱在场，且没有其他所有物在场。"),
+    "i_might_need_a_bookshelf": ("我可能需要一个书架", "6本书同时在场。"),
     "10_cards_in_hand": ("10张手牌", "手中至少持有10张牌。"),
     "do_some_more": ("再多来点", "玩家每个阶段可以多抓一张牌、多出一张牌。打出另一张同类卡时，这张"
                              "卡不会被弃掉。"),

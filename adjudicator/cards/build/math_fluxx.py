@@ -25,8 +25,8 @@ _ITEM = re.compile(r"^(?P<name>.+?)(?: \((?P<num>\d+)\))?$")
 NAMES_ZH: dict[str, str] = {
     "zero": "零", "one": "一", "two": "二", "three": "三", "four": "四", "five": "五",
     "six": "六", "seven": "七", "eight": "八", "nine": "九", "ten": "十",
-    "goal_mill": "目标磨坊", "draw_one_for_each": "每项抓一张", "draw_2": "抓2张牌",
-    "draw_3": "抓3张牌", "draw_4": "抓4张牌", "draw_5": "抓5张牌", "get_on_with_it": "快点继续！",
+    "goal_mill": "目标换牌", "draw_one_for_each": "有几个抓几张", "draw_2": "抓2张牌",
+    "draw_3": "抓3张牌", "draw_4": "抓4张牌", "draw_5": "抓5张牌", "get_on_with_it": "别磨蹭了！",
     "hand_limit_1": "手牌上限1", "hand_limit_2": "手牌上限2", "hand_limit_3": "手牌上限3",
     "hand_limit_4": "手牌上限4", "keeper_limit_3": "所有物上限3", "keeper_limit_4": "所有物上限4",
     "unknown_variable": "未知变量", "no_hand_bonus": "无手牌奖励", "play_2": "出2张牌",
@@ -41,7 +41,7 @@ NAMES_ZH: dict[str, str] = {
     "zap_a_card": "消掉一张牌",
     "sequence": "数列", "highest_score": "最高分", "lowest_score": "最低分",
     "binary_numbers": "二进制数", "biggest_number": "最大的数",
-    "basic_rules": "基本规则", "math_rules": "数学规则", "keep_going": "继续前进",
+    "basic_rules": "基本规则", "math_rules": "数学规则", "keep_going": "接着玩",
     "todays_date": "今天的日期", "your_own_age": "你自己的年龄", "24_hours": "24小时",
     "99_percent": "百分之九十九", "101_spotted_dogs": "101斑点狗", "century": "一个世纪",
     "dozen": "一打", "golden_anniversary": "金婚纪念", "numbers_be_hungry": "数字饿了",
@@ -50,7 +50,8 @@ NAMES_ZH: dict[str, str] = {
     "silver_jubilee": "银禧", "the_speed_of_a_long_playing_record": "密纹唱片的转速",
     "the_speed_of_time_travel": "时间旅行的速度", "the_ultimate_answer": "终极答案",
     "three_cubed": "三的立方", "three_quarters": "四分之三", "unlucky": "不吉利？",
-    "when_im_64": "当我64岁", "how_many_trombones": "多少支长号？", "minutes_or_seconds": "分或秒",
+    "when_im_64": "当我六十四岁", "how_many_trombones": "多少支长号？",
+    "minutes_or_seconds": "分或秒",
     "the_33rd_prime": "第33个质数", "the_2nd_perfect_number": "第2个完全数", "skidoo": "溜之大吉",
     "sum_of_the_factorials_from_1_to_5": "1到5的阶乘之和",
 }
@@ -138,8 +139,21 @@ def parse_card_list(text: str) -> list[dict[str, Any]]:
     return groups
 
 
+def _rulebook_zh() -> dict[str, str]:
+    """The project's Chinese of the English-only rulebook sections, by anchor."""
+    from ...resources import faq_dir, read_yaml
+
+    sections = read_yaml(faq_dir() / "annotations" / "rulebook_zh.yaml")["sections"]
+    return {item["anchor"]: item["zh"].strip() for item in sections if item.get("zh")}
+
+
 def _texts(text: str) -> dict[str, dict[str, Any]]:
-    """The card texts the sources give, with Chinese translations of the project."""
+    """The card texts the sources give, with Chinese translations of the project.
+
+    The Meta Rules' texts are their rulebook sections, so their Chinese is the project's
+    translation of those sections (faq/annotations/rulebook_zh.yaml): one text on the card page
+    and in the rulebook."""
+    rulebook_zh = _rulebook_zh()
     math_rules = _section(text, "Meta Rule: Math Rules", "Meta Rule: Keep Going")
     keep_going = _section(text, "Meta Rule: Keep Going", "Examples")
     basic = ["Start with 3 cards.", "Draw 1.", "Play 1."]
@@ -154,31 +168,13 @@ def _texts(text: str) -> dict[str, dict[str, Any]]:
         },
         "math_rules": {
             "en": math_rules,
-            "zh": "玩家不以通常方式达成目标获胜。如果发生这种情况，本应获胜的玩家抓3张牌，弃掉该目"
-                  "标，"
-                  "游戏继续。\n要获胜，你必须能在自己的回合中，用你场上所有物代表的两个或更多数字，"
-                  "通过至少一种数学运算算出目标上的数字。\n例如，所有物二、三和五可以组合成 "
-                  "(2 + 3) x 5，等于25，达成目标银禧。",
+            "zh": rulebook_zh["math-rules"],
             "provenance": {"text_en": "seed", "section": "Meta Rule: Math Rules",
                            "remark": "the rulebook's section on this Meta Rule, taken as its text"},
         },
         "keep_going": {
             "en": keep_going,
-            "zh": "这条元规则改变游戏的胜利条件。你不再只是达成当前目标就获胜——你必须比其他任何人"
-                  "完成更多"
-                  "目标！那么游戏何时结束？这条元规则有意对此含糊其辞。\n加入“继续前进”规则时，玩"
-                  "家必须"
-                  "约定游戏如何结束。以下是一些可能：\n- 某位玩家完成两个目标时游戏结束。\n- 游戏"
-                  "在某个"
-                  "特定时间结束。\n- 游戏在某个预期但无法预测的事件发生时结束，例如另一位玩家到来"
-                  "，或在"
-                  "餐厅玩时上菜。\n平局时，最先达到获胜目标数的玩家获胜。\n如果所有玩家同意，整局"
-                  "游戏都"
-                  "把“继续前进”卡和基本规则放在一起。有人达成目标时游戏不结束，而是由他拿走该目标"
-                  "卡放在"
-                  "自己面前。该玩家还必须弃掉用来达成目标的所有所有物，并且其回合立即结束。其他所"
-                  "有牌"
-                  "留在场上，游戏继续。到了该停止的时候，收集目标最多的玩家获胜。",
+            "zh": rulebook_zh["keep-going"],
             "provenance": {"text_en": "seed", "section": "Meta Rule: Keep Going",
                            "remark": "the rulebook's section on this Meta Rule, taken as its text"},
         },

@@ -188,6 +188,10 @@ SCHEMAS: dict[str, Any] = {
     "FaqEntry": {
         "type": "object", "required": ["id", "cards"],
         "properties": {"id": {"type": "string"}, "question": TEXT,
+                       "text": {"type": "string"},
+                       "text_zh": {"type": ["string", "null"],
+                                   "description": "the whole answer in Chinese"},
+                       "text_zh_status": {"enum": ["project_translation", "missing"]},
                        "cards": {"type": "array", "items": {"type": "object"}}},
     },
     "Card": {

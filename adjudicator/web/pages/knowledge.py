@@ -127,8 +127,11 @@ def card_list():
     groups: dict[str, list[dict[str, Any]]] = {}
     for card in cards:
         groups.setdefault(card["type"], []).append(card)
+    # the sources name some decks' cards in English only: the grid says whose Chinese it shows
+    translated = sum(c["provenance"].get("name_zh") == "project_translation" for c in cards)
     return render_template("cards.html", groups=groups, edition=edition,
                            editions=queries.editions(db), count=len(cards),
+                           translated_names=translated,
                            json_url=_twin_url("/api/cards", {"edition": edition}))
 
 
