@@ -624,13 +624,20 @@ def _card_id(source_id: str) -> str | None:
     return ref.rpartition("/")[2] if kind == "card" else None
 
 
+# Findings that report a count of the cards a move's choices name (a fact of the table, no rule):
+# they cite those cards.
+ABOUT_THE_CARDS_NAMED = frozenset({"too_many_revealed"})
+
+
 def _own_card(key: str, finding: dict, source_id: str, in_force: frozenset[str]) -> bool:
-    """A card source that states its own rule: named in the finding's arguments or its key, a
-    rule in force on the table, or the card of a move."""
+    """A card source that states its own rule (or the fact it is cited for): named in the
+    finding's arguments or its key, a rule in force on the table, the card of a move, or a card
+    a choice names."""
     card = _card_id(source_id)
     if card is None:
         return False
     return (card in set(_flat(finding.get("args") or [])) or key == "move_made"
+            or key in ABOUT_THE_CARDS_NAMED
             or key.removeprefix("reason_").startswith(card) or card in in_force)
 
 
