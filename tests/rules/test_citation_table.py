@@ -240,11 +240,7 @@ TABLE: dict[str, dict[str, str]] = {
         "faq:002-61": NO_POWERS_AFTER,
         "faq:002-68": FREE,
     },
-    "free_action_moved": {
-        "faq:002-03": POWERS_NO_PLAY,
-        "faq:002-68": FREE,
-        "rulebook:free-actions": FREE_ACTIONS,
-    },
+    "free_action_moved": {"faq:002-03": POWERS_NO_PLAY},
     "free_action_not_in_sub_hand": {
         "faq:002-60":
             ("you could not utilize their functions while in the middle of executing one of "
@@ -385,11 +381,7 @@ TABLE: dict[str, dict[str, str]] = {
         "rulebook:keep-going": CLAIM,
         "rulebook:limits": OTHERS_COMPLY,
     },
-    "must_move_keeper": {
-        "faq:002-03": POWERS_NO_PLAY,
-        "faq:002-68": FREE,
-        "rulebook:free-actions": FREE_ACTIONS,
-    },
+    "must_move_keeper": {"faq:002-03": POWERS_NO_PLAY},
     "mystery_play_analogue": {"faq:002-18": UNKNOWN_VARIABLE, "faq:002-55": UNKNOWN_VARIABLE},
     "mystery_surprise_in_turn_only": {
         "faq:002-18":
@@ -484,12 +476,7 @@ TABLE: dict[str, dict[str, str]] = {
         "card:lets_simplify": SIMPLIFY,
         "faq:002-56": "you should ROUND UP when figuring out what \"half\" is",
     },
-    "start_of_turn_discard": {
-        "faq:002-03": POWERS_NO_PLAY,
-        "faq:002-23": ON_YOUR_TURN,
-        "faq:002-68": FREE,
-        "rulebook:free-actions": FREE_ACTIONS,
-    },
+    "start_of_turn_discard": {"faq:002-03": POWERS_NO_PLAY, "faq:002-23": ON_YOUR_TURN},
     "start_of_turn_discard_still_owed": {"faq:002-23": ON_YOUR_TURN},
     "start_of_turn_done": {"faq:002-23": ON_YOUR_TURN},
     "start_of_turn_duty_met": {"faq:002-23": ON_YOUR_TURN},
