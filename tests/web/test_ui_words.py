@@ -49,7 +49,7 @@ def status_entry(status: str) -> coverage.CoverageEntry:
     ("/cards/draw_2?edition=math", "The Math Fluxx rulebook", "数学 Fluxx 规则书"),
     ("/cards/nice_try?edition=fluxxnomic", "The Fluxxnomic rules", "Fluxxnomic 规则"),
     ("/cards/war?edition=creepers", "The Creepers of the Creeper Pack / Fluxx 4.0",
-     "Creeper 扩展包 / Fluxx 4.0 的陷阱卡"),
+     "Creeper 扩展包 / Fluxx 4.0 的陷阱"),
 ])
 def test_a_card_page_names_its_source_document_not_its_ids(client, url, en, zh):
     sep = "&" if "?" in url else "?"
