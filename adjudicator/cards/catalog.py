@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from ..messages import card_ref
 from ..resources import faq_dir
 
 EDITIONS = ("fluxx", "math", "fluxxnomic")
@@ -59,6 +60,14 @@ class Card:
 
     def name(self, lang: str = "en") -> str:
         return self.name_zh if lang == "zh" else self.name_en
+
+    def ref(self, lang: str = "en") -> str:
+        """The name as running text shows it (「名字」 in Chinese: messages.card_ref)."""
+        return card_ref(self.name(lang), lang)
+
+    def refs(self) -> dict[str, str]:
+        """`ref` in both languages: a message's {en, zh} field naming this card."""
+        return {"en": self.ref("en"), "zh": self.ref("zh")}
 
     def source(self) -> dict[str, str]:
         return {"id": self.source_id, "kind": "card", "url": self.url}

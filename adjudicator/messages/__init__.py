@@ -14,6 +14,10 @@ one that does not is given as "singular|plural" (`{n:plural:entry|entries}`), an
 another placeholder whose English is a singular noun (`{2:plural:{5}}`, the unit term of a limit).
 Chinese has no plural: its texts write the number and its measure word themselves ("{1}张") and
 never use the form (tests/web/test_ui_words.py checks both languages).
+
+A card's name inside a sentence goes through `card_ref` (findings, reasons, choices, titles and
+the changes of a move): in Chinese it is set off as 「名字」, so templates never quote a card
+themselves (tests/web/test_zh_text.py).
 """
 
 from __future__ import annotations
@@ -91,6 +95,13 @@ def fill(template: str, lang: str, /, *args: Any, **fields: Any) -> str:
 def text(name: str, key: str, lang: str, /, **fields: Any) -> str:
     """The message `key` of messages/<name>.yaml in `lang`, its placeholders filled in."""
     return fill(catalog(name)[key][lang], lang, **fields)
+
+
+def card_ref(name: str, lang: str) -> str:
+    """A card's name as running text shows it: in Chinese set off as 「名字」, so that it reads
+    as a name ("把「那是我的！」作为一次出牌打出") and its own ！ or ？ never runs into the
+    sentence's punctuation (「住手！」。, not 住手！。); English names stand as they are."""
+    return f"「{name}」" if lang == "zh" and name else name
 
 
 class ByLang(dict):

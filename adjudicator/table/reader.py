@@ -278,7 +278,7 @@ class _Reader:
         elsewhere = _card_in_expansion(game, value)
         if elsewhere is not None:
             self.error(path, "card_in_expansion", [elsewhere.name_en],
-                       name={"en": elsewhere.name_en, "zh": elsewhere.name_zh},
+                       name=elsewhere.refs(),
                        expansion=elsewhere.edition)
             return
         deck = game.edition + (f" + {', '.join(game.expansions)}" if game.expansions else "")
@@ -291,7 +291,7 @@ class _Reader:
                 allowed is None or card.type in allowed):
             return True  # the common case, decided before any message is looked up
         where = table_term("_zones", zone)
-        name = {"en": card.name_en, "zh": card.name_zh}
+        name = card.refs()
         if card.type == "basic_rules":
             self.error(path, "basic_rules_never_in_zone", zone=where)
             return False
@@ -332,7 +332,7 @@ class _Reader:
                 "n_copies", count=card.copies)
             for extra in places[card.copies :]:
                 item = table_item(extra.path, "copies_exceeded",
-                                  name={"en": card.name_en, "zh": card.name_zh}, first=first,
+                                  name=card.refs(), first=first,
                                   copies={"en": copies[0], "zh": copies[1]}, count=card.copies)
                 self.errors.append(replace(item, related=(first,)))
 
@@ -564,7 +564,7 @@ def _check_first_link(r: _Reader, player: str, cid: str, active: str | None) -> 
     key = "pending_first_surprise_out_of_turn" if card.type == "surprise" else (
         "pending_first_out_of_turn")
     r.error(pointer("pending", 0, "player"), key, [active], player=player, active=active,
-            name={"en": card.name_en, "zh": card.name_zh})
+            name=card.refs())
 
 
 def _pending_choices(r: _Reader, value: Any, names: list[str], path: str) -> dict[str, Any]:

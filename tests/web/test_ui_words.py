@@ -263,10 +263,10 @@ def what_if(client, card: str, lang: str = "en") -> str:
 @pytest.mark.parametrize(("card", "lang", "expected"), [
     ("trash_a_keeper", "en", "Keeper discarded = Love"),
     ("steal_a_keeper", "en", "Keeper taken = Love"),
-    ("steal_a_keeper", "zh", "拿走的所有物 = 爱"),
+    ("steal_a_keeper", "zh", "拿走的所有物：「爱」"),
     ("rotate_hands", "en", "direction hands pass = clockwise"),
     ("use_what_you_take", "en", "opponent = Bo"),
-    ("use_what_you_take", "zh", "对手 = Bo"),
+    ("use_what_you_take", "zh", "对手：Bo"),
 ])
 def test_a_choice_says_what_was_chosen(client, card, lang, expected):
     assert expected in what_if(client, card, lang)

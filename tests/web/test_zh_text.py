@@ -1,0 +1,128 @@
+"""Chinese as players read it: card names set off as 「名字」 and full-width punctuation.
+
+1. Every Chinese finding, rendered by the referee's own renderer with sample cards in every
+   argument (names ending in ！, as 「住手！」 and 「简化一下！」 do): each name stands between
+   「」, once, and no ！ or ？ of a name runs into the sentence's 。 or ：.
+2. Every Chinese UI string, filled in as its callers fill it (a card's name through card_ref):
+   no doubled quotes around a name.
+3. No half-width `:` `,` `(` `)` `=` in the Chinese of any message file, outside placeholders,
+   code, JSON examples and paths.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+from typing import Any
+
+import clingo
+import pytest
+
+from adjudicator.cards.catalog import catalog_for
+from adjudicator.i18n import messages as ui_messages
+from adjudicator.messages import card_ref, catalog, finding_text, messages
+from adjudicator.referee.render import Context
+from adjudicator.table.reader import parse_state
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ("stop_that", "thats_mine", "war", "peace", "lets_simplify", "veto", "dreamland",
+           "canceled_plans")
+STATE = parse_state({"expansions": ["surprises", "creepers"], "active": "Ann",
+                     "players": [{"name": "Ann", "hand": []}, {"name": "Bo", "hand": []}]})
+GAME = catalog_for("fluxx", ("surprises", "creepers"))
+# a name's ！ or ？ followed by the sentence's own stop, colon or comma
+DOUBLED = re.compile(r"[！？][。：，；]")
+
+
+def _sample_args(n: int) -> list[clingo.Symbol]:
+    return [clingo.Function(SAMPLES[i % len(SAMPLES)]) for i in range(n)]
+
+
+@pytest.mark.parametrize("key", sorted(messages()))
+def test_a_chinese_finding_sets_off_every_card_name(key: str) -> None:
+    ctx = Context(STATE, GAME)
+    args = _sample_args(8)
+    text = finding_text(key, args, "zh", ctx.render)
+    names = {GAME.get(str(a)).name_zh for a in args}
+    for name in names:
+        bare = text.replace(f"「{name}」", "")
+        assert name not in bare, f"{key}: {name} not set off in {text}"
+    assert "「「" not in text and "」」" not in text and "“「" not in text, text
+    assert not DOUBLED.search(text), f"{key}: {text}"
+    # the English is left as it was: a name without quotes
+    en = finding_text(key, args, "en", ctx.render)
+    assert "「" not in en
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return "3"
+
+
+def _fields(template: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+@pytest.mark.parametrize("key", sorted(k for k, v in ui_messages().items()
+                                       if "card" in _fields(v["zh"])))
+def test_a_chinese_ui_string_quotes_no_card_name_itself(key: str) -> None:
+    """The callers pass a card's name through card_ref (Card.ref): the string adds no quotes."""
+    template = ui_messages()[key]["zh"]
+    filled = string.Formatter().vformat(template, (), _Blank(card=card_ref("住手！", "zh")))
+    assert "「「" not in filled and "“「" not in filled and "」」" not in filled, filled
+    assert not DOUBLED.search(filled), filled
+
+
+def _zh_texts() -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+
+    def walk(value: Any, where: str) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k == "zh" and isinstance(v, str):
+                    out.append((where, v))
+                else:
+                    walk(v, f"{where}.{k}")
+    for path in sorted((ROOT / "adjudicator" / "messages").glob("*.yaml")):
+        if path.name != "glossary.yaml":
+            walk(catalog(path.stem), path.stem)
+    return out
+
+
+# What may keep half-width signs: placeholders, `code`, JSON examples ("key": ...), paths
+# and query strings (/api/ruling, ?state=...), a header name (Content-Type: ...)
+_NOT_PROSE = re.compile(r"\{\{.*\}\}|\{\d\} = \{\d\}|\{[^{}]*\}|`[^`]*`|\"[a-z_]+\": ?\S*|"
+                        r"\?[a-z_]+=\S*|https?://\S+|/[a-z_/]+|Content-Type: \S+|\(\d+ KB\)")
+
+
+@pytest.mark.parametrize(("where", "zh"), _zh_texts(), ids=lambda v: v if "." in v else None)
+def test_chinese_punctuation_is_full_width(where: str, zh: str) -> None:
+    prose = _NOT_PROSE.sub("", zh)
+    assert not re.search(r"[:,()=]", prose), f"{where}: {zh}"
+
+
+def test_the_check_sees_a_half_width_colon_and_a_bare_name() -> None:
+    assert re.search(r"[:,()=]", _NOT_PROSE.sub("", "牌库: {n}"))
+    assert not re.search(r"[:,()=]", _NOT_PROSE.sub("", "请发送 {{\"players\": [...]}}。"))
+    ctx = Context(STATE, GAME)
+    assert ctx.render(clingo.Function("stop_that"), "", "zh") == "「住手！」"
+    assert ctx.render(clingo.Function("stop_that"), "", "en") == "Stop That!"
+    assert DOUBLED.search("住手！。")
+
+
+def test_every_card_of_a_ruling_page_is_set_off(client) -> None:
+    """A Chinese ruling page: its findings name 「战争」 and 「和平（无战争）」, the table's counts
+    use full-width colons and parentheses."""
+    from adjudicator.web.pages.forms import encode_state
+    from tests.web.ui_pages import html
+    table = {"players": [{"name": "Ann", "hand": ["Draw 2"], "keepers": ["War", "Peace"]},
+                         {"name": "Bo", "hand_size": 2}], "active": "Ann",
+             "goals": ["peace_no_war"], "draw_pile": 30}
+    page = html(client.get("/ruling", query_string={"state": encode_state(table), "lang": "zh"}))
+    findings = re.findall(r'<span class="finding-text">(.*?)</span>', page)
+    assert findings and any("「战争」" in f for f in findings)
+    for text in findings:
+        assert not re.search("战争|和平", re.sub("「[^」]*」", "", text)), text
+    assert "牌库：" in page and "牌库:" not in page
+    assert not re.search(r'class="count">\(', page)
