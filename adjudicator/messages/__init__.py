@@ -190,6 +190,13 @@ def table_messages() -> dict[str, Any]:
     return read_yaml(_TABLE)
 
 
+def edition_name(edition: str) -> dict[str, str]:
+    """An edition's or an expansion's name in both languages, as the pages show it (ui.yaml
+    `edition.<id>`: "Fluxx（规则书版）", "意外卡（Surprises）"); the id itself when unknown."""
+    entry = catalog("ui").get(f"edition.{edition}")
+    return {lang: str(entry[lang]) for lang in LANGS} if entry else dict.fromkeys(LANGS, edition)
+
+
 def table_term(group: str, name: str) -> dict[str, str]:
     """A named term of table.yaml in both languages, e.g. ("_types", "goal")."""
     return table_messages()[group][name]

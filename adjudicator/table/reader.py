@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
-from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for
+from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for, is_chinese
 from ..errors import ErrorItem, InputError, pointer, table_item
-from ..messages import table_messages, table_term, table_text
+from ..messages import edition_name, table_messages, table_term, table_text
 from . import schema
 from .choices import (
     EXTRA_TURNS,
@@ -277,13 +277,15 @@ class _Reader:
         game = self.catalog
         elsewhere = _card_in_expansion(game, value)
         if elsewhere is not None:
-            self.error(path, "card_in_expansion", [elsewhere.name_en],
-                       name=elsewhere.refs(),
-                       expansion=elsewhere.edition)
+            self.error(path, "card_in_expansion", [elsewhere.name(_lang_of(value))],
+                       name=elsewhere.refs(), expansion=elsewhere.edition,
+                       expansion_name=edition_name(elsewhere.edition))
             return
         deck = game.edition + (f" + {', '.join(game.expansions)}" if game.expansions else "")
+        names = [edition_name(e)["zh"] for e in (game.edition, *game.expansions)]
         self.error(path, "unknown_card_in_deck",
-                   game.suggest(value) if self.may_guess(value) else [], value=value, deck=deck)
+                   game.suggest(value) if self.may_guess(value) else [], value=value,
+                   deck={"en": deck, "zh": _before_han("、".join(names))})
 
     def fits(self, card: Card, path: str, zone: str) -> bool:
         allowed = ZONES[zone]
@@ -339,6 +341,16 @@ class _Reader:
 
 def pointer_join(base: str, *parts: str | int) -> str:
     return base + pointer(*parts)
+
+
+def _before_han(text: str) -> str:
+    """`text` to be followed by Chinese: a space after a Latin word ("数学 Fluxx 的")."""
+    return text + " " if text[-1:].isascii() and text[-1:].isalnum() else text
+
+
+def _lang_of(value: str) -> str:
+    """The language a card was typed in: a suggestion answers in it."""
+    return "zh" if is_chinese(value) else "en"
 
 
 def _card_in_expansion(game: Catalog, value: str) -> Card | None:

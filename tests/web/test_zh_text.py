@@ -126,3 +126,97 @@ def test_every_card_of_a_ruling_page_is_set_off(client) -> None:
         assert not re.search("战争|和平", re.sub("「[^」]*」", "", text)), text
     assert "牌库：" in page and "牌库:" not in page
     assert not re.search(r'class="count">\(', page)
+
+
+# --- suggestions and errors in the query's language ---------------------------------------------
+
+def _errors(hand: list[str], **table: Any) -> list[Any]:
+    from adjudicator.errors import InputError
+    try:
+        parse_state({"players": [{"name": "Ann", "hand": hand}, {"name": "Bo", "hand_size": 1}],
+                     "active": "Ann", **table})
+    except InputError as err:
+        return err.items
+    raise AssertionError("no error")
+
+
+def test_a_chinese_query_is_answered_with_chinese_names() -> None:
+    assert catalog_for("fluxx").suggest("中采") == ["中彩"]
+    assert catalog_for("fluxx").suggest("Jackpt")[0] == "Jackpot"
+    (item,) = _errors(["中采"])
+    assert item.suggestions == ["中彩"]
+    # the deck by its name, never its id
+    assert item.zh == "Fluxx（规则书版）的卡组中没有卡牌“中采”。" and "fluxx" not in item.zh
+    assert "the fluxx deck" in item.en  # the English is unchanged
+
+
+def test_a_card_of_an_unused_expansion_names_the_expansion() -> None:
+    (item,) = _errors(["住手！"])
+    assert item.zh.startswith("「住手！」属于意外卡（Surprises）扩展")
+    assert item.suggestions == ["住手！"]
+    (item,) = _errors(["Stop That!"])
+    assert item.suggestions == ["Stop That!"]
+
+
+def test_a_chinese_page_suggests_a_card_by_both_names(client) -> None:
+    from adjudicator.web.pages.forms import encode_state
+    from tests.web.test_ui_words import words
+    table = {"players": [{"name": "Ann", "hand": ["中采"]}, {"name": "Bo", "hand_size": 2}],
+             "active": "Ann"}
+    page = client.get("/ruling", query_string={"state": encode_state(table), "lang": "zh"})
+    text = re.sub(r"\s+", "", words(page))
+    assert "你是不是要找「中彩」（Jackpot）？" in text
+    # the editor's script reads the value itself, which the reader resolves
+    assert 'data-value="中彩"' in page.get_data(as_text=True)
+
+
+def _cli(capsys, *argv: str) -> tuple[str, str]:
+    from adjudicator.cli import main
+    main(list(argv))
+    captured = capsys.readouterr()
+    return captured.out, captured.err
+
+
+def test_the_chinese_command_line_prints_no_raw_keys(capsys, tmp_path) -> None:
+    import json
+    table = tmp_path / "t.json"
+    table.write_text(json.dumps({
+        "edition": "math", "active": "Ann", "rules": ["play_all_but_1"],
+        "players": [{"name": "Ann", "hand": ["Draw 2"], "keepers": ["Five"]},
+                    {"name": "Bo", "hand": ["Six"]}]}), encoding="utf-8")
+    out, _ = _cli(capsys, "rule", str(table), "--lang", "zh")
+    assert "出牌：出到只剩1张手牌" in out and "上限：手牌无" in out
+    for raw in ("共 all", "[draw]", "[play]", "->", "） - ", "Ann: ", "手牌 -"):
+        assert raw not in out, raw
+    table.write_text(json.dumps({
+        "active": "Ann", "turn": {"drawn": 1},
+        "players": [{"name": "Ann", "hand": ["Trade Hands", "War"], "keepers": ["Peace"]},
+                    {"name": "Bo", "hand": ["Love"]}]}), encoding="utf-8")
+    out, _ = _cli(capsys, "play", str(table), "Trade Hands", "--lang", "zh")
+    assert "结果 1：对手：Bo" in out and "Ann：手牌 「爱」；所有物 「和平」" in out
+    for raw in ("hand ", "keepers ", "rules ", "discard ", "['", "opponent"):
+        assert raw not in out, raw
+    en, _ = _cli(capsys, "play", str(table), "Trade Hands")
+    assert "Ann: hand ['love']; keepers ['peace']" in en  # the English view is as it was
+
+
+def test_the_chinese_command_line_says_its_errors_in_chinese(capsys, tmp_path) -> None:
+    import json
+    table = tmp_path / "t.json"
+    table.write_text(json.dumps({"active": "Ann", "players": [{"name": "Ann", "hand": ["中采"]},
+                                             {"name": "Bo", "hand_size": 1}]}), encoding="utf-8")
+    _, err = _cli(capsys, "rule", str(table), "--lang", "zh")
+    assert err.strip() == ("错误（/players/0/hand/0）：Fluxx（规则书版）的卡组中没有卡牌“中采”。"
+                           "你是不是要找「中彩」（Jackpot）？")
+    _, err = _cli(capsys, "rule", str(table))
+    assert err.startswith("error at /players/0/hand/0: Unknown card")
+
+
+def test_a_card_page_says_its_provenance_in_chinese(client) -> None:
+    from tests.web.test_ui_words import words
+    zh = words(client.get("/cards/math_rules?edition=math&lang=zh"))
+    assert "取规则书中讲这条元规则的一节作为卡面文字" in zh and "taken as its text" not in zh
+    en = words(client.get("/cards/math_rules?edition=math&lang=en"))
+    assert "the rulebook's section on this Meta Rule, taken as its text" in en
+    for remark in catalog("remarks"):
+        assert set(catalog("remarks")[remark]) == {"en", "zh"}
