@@ -92,8 +92,9 @@ def _zh_texts() -> list[tuple[str, str]]:
 
 # What may keep half-width signs: placeholders, `code`, JSON examples ("key": ...), paths
 # and query strings (/api/ruling, ?state=...), a header name (Content-Type: ...)
-_NOT_PROSE = re.compile(r"\{\{.*\}\}|\{\d\} = \{\d\}|\{[^{}]*\}|`[^`]*`|\"[a-z_]+\": ?\S*|"
-                        r"\?[a-z_]+=\S*|https?://\S+|/[a-z_/]+|Content-Type: \S+|\(\d+ KB\)")
+_NOT_PROSE = re.compile(r"\{\{.*\}\}|\{\d\} = \{\d\}|\{\d+:\w+:\{\d+\}\}|\{[^{}]*\}|`[^`]*`|"
+                        r"\"[a-z_]+\": ?\S*|\?[a-z_]+=\S*|https?://\S+|/[a-z_/]+|"
+                        r"Content-Type: \S+|\(\d+ KB\)")
 
 
 @pytest.mark.parametrize(("where", "zh"), _zh_texts(), ids=lambda v: v if "." in v else None)
@@ -220,3 +221,39 @@ def test_a_card_page_says_its_provenance_in_chinese(client) -> None:
     assert "the rulebook's section on this Meta Rule, taken as its text" in en
     for remark in catalog("remarks"):
         assert set(catalog("remarks")[remark]) == {"en", "zh"}
+
+
+# --- numbers with their measure word -----------------------------------------------------------
+
+@pytest.mark.parametrize(("key", "args", "zh"), [
+    ("goal_met_most", ["Cy", "10_cards_in_hand", 12, 10, "cards_in_hand"],
+     "「10张手牌」：Cy的手牌最多（12张），且有人达到10张或以上：Cy达成了「10张手牌」。"),
+    ("most_below", ["5_keepers", 4, 5, "keepers_in_play"],
+     "「5件所有物」：目前最多的是4件，不到5件：还没有人达成。"),
+    ("most_tie", ["Ann", "10_cards_in_hand", 11, "cards_in_hand"],
+     "「10张手牌」：Ann与他人并列最多（11张）：没有明确的胜者，游戏继续，直到出现明确的胜者。"),
+])
+def test_a_count_says_its_measure_word(key: str, args: list[Any], zh: str) -> None:
+    ctx = Context(STATE, GAME)
+    symbols = [clingo.Number(a) if isinstance(a, int) else
+               clingo.String(a) if a in ("Cy", "Ann") else clingo.Function(a) for a in args]
+    render = ctx.render
+
+    def named(sym: Any, spec: str, lang: str) -> str:  # the players by name, as p(S) would be
+        return sym.string if sym.type == clingo.SymbolType.String else render(sym, spec, lang)
+    assert finding_text(key, symbols, "zh", named) == zh
+    assert "张" not in finding_text(key, symbols, "en", named)  # English: the number alone
+
+
+def test_the_turn_facts_count_in_cards(client) -> None:
+    from adjudicator.web.pages.forms import encode_state
+    from tests.web.test_ui_words import words
+    table = {"edition": "math", "rules": ["play_all_but_1"], "active": "Ann",
+             "players": [{"name": "Ann", "hand": ["Draw 2", "One"]},
+                         {"name": "Bo", "hand_size": 1}]}
+    text = words(client.get("/ruling", query_string={"state": encode_state(table), "lang": "zh"}))
+    assert "本回合须出到只剩 1 张手牌，已出 0 张" in text
+    table = {"players": [{"name": "Ann", "hand": ["Draw 2"]}, {"name": "Bo", "hand_size": 1}],
+             "active": "Ann", "rules": ["play_2"]}
+    text = words(client.get("/ruling", query_string={"state": encode_state(table), "lang": "zh"}))
+    assert "本回合共须出 2 张，已出 0 张" in text
