@@ -257,3 +257,26 @@ def test_the_turn_facts_count_in_cards(client) -> None:
              "active": "Ann", "rules": ["play_2"]}
     text = words(client.get("/ruling", query_string={"state": encode_state(table), "lang": "zh"}))
     assert "本回合共须出 2 张，已出 0 张" in text
+
+
+# --- Fluxxnomic counts in phases ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("edition", "hand", "says", "never"), [
+    ("fluxxnomic", "Nice try", ("结束本阶段", "本阶段共须抓"), ("结束回合", "本回合共须")),
+    ("fluxx", "Draw 2", ("结束回合", "本回合共须抓"), ("本阶段",)),
+])
+def test_a_game_of_phases_says_phase(client, edition, hand, says, never) -> None:
+    from adjudicator.web.pages.forms import encode_state
+    from tests.web.test_ui_words import words
+    table = {"edition": edition, "active": "Ann", "turn": {"drawn": 1, "played": 1},
+             "players": [{"name": "Ann", "hand": [hand]}, {"name": "Bo", "hand_size": 2}]}
+    text = words(client.get("/ruling", query_string={"state": encode_state(table), "lang": "zh"}))
+    assert all(s in text for s in says), [s for s in says if s not in text]
+    assert not any(n in text for n in never), [n for n in never if n in text]
+
+
+def test_every_phase_twin_has_its_key() -> None:
+    twins = [k for k in ui_messages() if k.endswith("@phase")]
+    assert twins and all(k.removesuffix("@phase") in ui_messages() for k in twins)
+    for key in twins:
+        assert "阶段" in ui_messages()[key]["zh"] and "phase" in ui_messages()[key]["en"], key
