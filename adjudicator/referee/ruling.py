@@ -245,12 +245,23 @@ def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:
     return "\n".join(lines)
 
 
+def _card_words(card: str, lang: str) -> str:
+    found = any_card(card)
+    return found.ref(lang) if found else card
+
+
 def _move_words(move: dict[str, Any], lang: str) -> str:
     """A legal move in words: its kind and what it names (card, count, chooser)."""
     en, zh = MOVE_LABELS.get(move["kind"], (move["kind"], move["kind"]))
     parts = [zh if lang == "zh" else en]
     if "name" in move:
         parts.append(card_ref(move["name"][lang], lang))
+    if "move" in move and "to" in move:  # War's Peace to Bo or to Cy: two moves
+        parts.append(text("text_view", "give", lang, card=_card_words(move["move"], lang),
+                          player=move["to"]))
+    elif "discard" in move:
+        parts.append(text("text_view", "discard_card", lang,
+                          card=_card_words(move["discard"], lang)))
     if "zone" in move:
         parts.append(terms().get(move["zone"], {}).get(lang, move["zone"]))
     if "count" in move:

@@ -147,7 +147,7 @@ def test_player_names_in_choice_values_are_escaped(client):
 def test_the_resolve_move_is_named_in_both_languages(client):
     zh = ruling_page(client, CHAIN, "zh")
     assert "resolve" not in re.sub(r"<[^>]*>", "", zh)
-    assert "结算连锁：「交换手牌」" in zh
+    assert "结算连锁「交换手牌」" in zh
     assert "resolve the chain: Trade Hands" in ruling_page(client, CHAIN)
 
 

@@ -280,3 +280,26 @@ def test_every_phase_twin_has_its_key() -> None:
     assert twins and all(k.removesuffix("@phase") in ui_messages() for k in twins)
     for key in twins:
         assert "阶段" in ui_messages()[key]["zh"] and "phase" in ui_messages()[key]["en"], key
+
+
+# --- moves that say what they do ---------------------------------------------------------------
+
+def test_two_moves_of_one_card_say_what_each_does(client) -> None:
+    """War's free action, Peace to Bo or to Cy: two buttons, each naming the Keeper and where it
+    goes, in both languages (and in the command line's view)."""
+    from adjudicator.referee.ruling import ruling_for, ruling_text
+    from adjudicator.web.pages.forms import encode_state
+    from tests.web.ui_pages import html
+    table = {"expansions": ["creepers"], "active": "Ann", "turn": {"drawn": 1},
+             "players": [{"name": "Ann", "hand": ["Draw 2"], "creepers": ["War"],
+                          "keepers": ["Peace"]},
+                         {"name": "Bo", "hand_size": 1}, {"name": "Cy", "hand_size": 1}]}
+    want = {"zh": ["自由行动「战争」：把「和平」交给 Bo", "自由行动「战争」：把「和平」交给 Cy"],
+            "en": ["free action: War (give Peace to Bo)", "free action: War (give Peace to Cy)"]}
+    for lang, labels in want.items():
+        page = html(client.get("/ruling", query_string={"state": encode_state(table),
+                                                        "lang": lang}))
+        buttons = re.findall(r'class="whatif move-button"[^>]*>(.*?)</button>', page)
+        assert [b for b in buttons if "War" in b or "战争" in b] == labels
+    text = ruling_text(ruling_for(parse_state(table)), "zh")
+    assert "  - Ann：自由行动「战争」：把「和平」交给 Bo" in text.split("\n")
