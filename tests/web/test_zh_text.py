@@ -303,3 +303,13 @@ def test_two_moves_of_one_card_say_what_each_does(client) -> None:
         assert [b for b in buttons if "War" in b or "战争" in b] == labels
     text = ruling_text(ruling_for(parse_state(table)), "zh")
     assert "  - Ann：自由行动「战争」：把「和平」交给 Bo" in text.split("\n")
+
+
+def test_chinese_small_labels_are_at_least_0_8rem() -> None:
+    """Card-type labels (.68rem for Latin capitals) are too small for Chinese characters."""
+    css = ROOT / "adjudicator" / "web" / "static" / "css" / "app.css"
+    rule = re.search(r"((?::lang\(zh\) [^,{]+,\s*)*:lang\(zh\) [^,{]+)\{([^}]*)\}",
+                     re.sub(r"/\*.*?\*/", "", css.read_text(encoding="utf-8"), flags=re.S))
+    assert rule and ".card-type" in rule.group(1)
+    size = float(re.search(r"font-size:\s*([.\d]+)rem", rule.group(2)).group(1))
+    assert size >= 0.8
