@@ -227,11 +227,11 @@ def test_a_card_page_says_its_provenance_in_chinese(client) -> None:
 
 @pytest.mark.parametrize(("key", "args", "zh"), [
     ("goal_met_most", ["Cy", "10_cards_in_hand", 12, 10, "cards_in_hand"],
-     "「10张手牌」：Cy的手牌最多（12张），且有人达到10张或以上：Cy达成了「10张手牌」。"),
+     "「10张手牌」：已有人达到10张或以上，而Cy的手牌最多（12张），因此Cy达成了这个目标。"),
     ("most_below", ["5_keepers", 4, 5, "keepers_in_play"],
-     "「5件所有物」：目前最多的是4件，不到5件：还没有人达成。"),
+     "「5件所有物」：目前最多的只有4件，不到5件，还没有人达成。"),
     ("most_tie", ["Ann", "10_cards_in_hand", 11, "cards_in_hand"],
-     "「10张手牌」：Ann与他人并列最多（11张）：没有明确的胜者，游戏继续，直到出现明确的胜者。"),
+     "「10张手牌」：Ann与他人并列最多（11张），没有明确的胜者，游戏继续，直到出现明确的胜者为止。"),
 ])
 def test_a_count_says_its_measure_word(key: str, args: list[Any], zh: str) -> None:
     ctx = Context(STATE, GAME)
@@ -313,3 +313,10 @@ def test_chinese_small_labels_are_at_least_0_8rem() -> None:
     assert rule and ".card-type" in rule.group(1)
     size = float(re.search(r"font-size:\s*([.\d]+)rem", rule.group(2)).group(1))
     assert size >= 0.8
+
+
+def test_no_chinese_finding_chains_three_colons() -> None:
+    """The densest findings read as a player would say them: no text strings three clauses
+    together with colons (「现在不是Bo的回合，Bo的手牌有5张，超过上限（3张），须立刻弃掉2张。」)."""
+    dense = {k: v["zh"] for k, v in messages().items() if v["zh"].count("：") >= 3}
+    assert not dense, dense
