@@ -4,7 +4,8 @@ Strings live in adjudicator/messages/ui.yaml as `key: {en: ..., zh: ...}`; templ
 `t("key")`. The language comes from `?lang=` (remembered in a cookie by the ui blueprint), else
 the `lang` cookie, else the browser's Accept-Language, else English. Texts that come with both
 languages (cards, findings, rulebook sections) are picked with `pick`, which falls back to the
-other language and says so, rather than showing nothing.
+other language and says so, rather than showing nothing. A page of a game counted in phases
+(Fluxxnomic) shows a key's twin `KEY@phase` where it has one (`use_game`): 结束本阶段 for 结束回合.
 """
 
 from __future__ import annotations
