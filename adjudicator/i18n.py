@@ -4,7 +4,8 @@ Strings live in adjudicator/messages/ui.yaml as `key: {en: ..., zh: ...}`; templ
 `t("key")`. The language comes from `?lang=` (remembered in a cookie by the ui blueprint), else
 the `lang` cookie, else the browser's Accept-Language, else English. Texts that come with both
 languages (cards, findings, rulebook sections) are picked with `pick`, which falls back to the
-other language and says so, rather than showing nothing.
+other language and says so, rather than showing nothing. A page of a game counted in phases
+(Fluxxnomic) shows a key's twin `KEY@phase` where it has one (`use_game`): 结束本阶段 for 结束回合.
 """
 
 from __future__ import annotations
@@ -49,11 +50,28 @@ def current_lang() -> str:
     return g.lang
 
 
+# Games that count in phases and cycles instead of turns (Fluxxnomic, seed 003): their pages
+# say 阶段 / phase where the others say 回合 / turn
+PHASE_GAMES = frozenset({"fluxxnomic"})
+PHASE = "@phase"
+
+
+def use_game(edition: str | None) -> None:
+    """The table of this request is of `edition`: its strings count in its unit (a key's
+    KEY@phase twin in a game of phases)."""
+    if has_request_context():
+        g.phase_game = edition in PHASE_GAMES
+
+
 def t(key: str, lang: str | None = None, **params: Any) -> str:
     """The UI string `key` in the request's language; `{name}` placeholders filled from params
-    (`{n:plural:card}`: "1 card", "2 cards"; adjudicator/messages, `fill`)."""
+    (`{n:plural:card}`: "1 card", "2 cards"; adjudicator/messages, `fill`). On the page of a
+    game of phases (use_game), the key's twin KEY@phase where it has one."""
     lang = lang or current_lang()
-    text = messages()[key][lang]
+    strings = messages()
+    if has_request_context() and g.get("phase_game") and key + PHASE in strings:
+        key += PHASE
+    text = strings[key][lang]
     return fill(text, lang, **params) if params else text
 
 

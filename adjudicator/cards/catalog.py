@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from ..messages import card_ref
 from ..resources import faq_dir
 
 EDITIONS = ("fluxx", "math", "fluxxnomic")
@@ -60,6 +61,14 @@ class Card:
     def name(self, lang: str = "en") -> str:
         return self.name_zh if lang == "zh" else self.name_en
 
+    def ref(self, lang: str = "en") -> str:
+        """The name as running text shows it (「名字」 in Chinese: messages.card_ref)."""
+        return card_ref(self.name(lang), lang)
+
+    def refs(self) -> dict[str, str]:
+        """`ref` in both languages: a message's {en, zh} field naming this card."""
+        return {"en": self.ref("en"), "zh": self.ref("zh")}
+
     def source(self) -> dict[str, str]:
         return {"id": self.source_id, "kind": "card", "url": self.url}
 
@@ -97,6 +106,14 @@ def normalize(name: str) -> str:
     """
     s = unicodedata.normalize("NFKC", name).casefold()
     return re.sub(r"[\W_]+", "", s)
+
+
+_HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def is_chinese(text: str) -> bool:
+    """Whether `text` has a Chinese character in it (a name typed in Chinese)."""
+    return bool(_HAN.search(text))
 
 
 def _keys(card: Card) -> Iterable[str]:
@@ -146,7 +163,8 @@ class Catalog:
         return self._index.get(normalize(name))
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
-        """English names of the cards most like `name` (for "did you mean")."""
+        """Names of the cards most like `name` (for "did you mean"), in the language `name` is
+        typed in: "中采" -> ["中彩"], "Jackpt" -> ["Jackpot"]."""
         if not isinstance(name, str):
             return []
         query = normalize(name)
@@ -161,7 +179,8 @@ class Catalog:
                 scores[card.id] = ratio
         best = sorted((s, cid) for cid, s in scores.items() if s >= 0.45)
         best.sort(key=lambda t: (-t[0], t[1]))
-        return [self.cards[cid].name_en for _, cid in best[:n]]
+        lang = "zh" if is_chinese(name) else "en"
+        return [self.cards[cid].name(lang) for _, cid in best[:n]]
 
 
 @cache
@@ -190,6 +209,18 @@ def catalog_info(name: str) -> dict[str, Any]:
 def all_cards() -> list[Card]:
     """Every card of every catalog file (a card is identified by (edition, id))."""
     return [c for name in CATALOG_NAMES for c in _cards(name)]
+
+
+@lru_cache(maxsize=1024)
+def any_card(name: str) -> Card | None:
+    """The card `name` (an id, an English or Chinese name) names in any game, the rulebook
+    deck with its expansions first: for a text that has no table to say which deck it means
+    (a suggestion, the command line's chain)."""
+    for edition in EDITIONS:
+        card = catalog_for(edition, EXPANSIONS if edition == EXPANSION_BASE else ()).resolve(name)
+        if card is not None:
+            return card
+    return None
 
 
 def catalog_for(edition: str = "fluxx", expansions: Sequence[str] = ()) -> Catalog:

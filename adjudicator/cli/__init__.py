@@ -14,7 +14,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ..cards.catalog import any_card
 from ..errors import InputError
+from ..messages import text
 
 # The exit status of a command whose reader went away: what a shell reports for a process
 # ended by SIGPIPE (128 + 13), as `cat` or `yes` piped into `head` end.
@@ -38,9 +40,20 @@ def print_input_error(err: InputError, as_json: bool = False, lang: str = "en") 
         print(json.dumps(err.to_json(), ensure_ascii=False, indent=2))
         return
     for item in err.items:
-        hint = f" (did you mean: {', '.join(item.suggestions)})" if item.suggestions else ""
-        text = item.zh if lang == "zh" else item.en
-        print(f"error at {item.path or '/'}: {text}{hint}", file=sys.stderr)
+        names = [_suggestion(s, lang) for s in item.suggestions]
+        sep = "、" if lang == "zh" else ", "
+        hint = text("text_view", "did_you_mean", lang, names=sep.join(names)) if names else ""
+        message = item.zh if lang == "zh" else item.en
+        print(text("text_view", "error_at", lang, path=item.path or "/", text=message,
+                   hint=hint), file=sys.stderr)
+
+
+def _suggestion(value: str, lang: str) -> str:
+    """A suggested card by both its names in Chinese, 「中彩」（Jackpot）; in English as it is."""
+    card = any_card(value) if lang == "zh" and isinstance(value, str) else None
+    if card is None:
+        return str(value)
+    return card.ref("zh") + (f"（{card.name_en}）" if card.name_en != card.name_zh else "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 
+from ..cards.catalog import any_card
 from ..errors import InputError, error
-from ..messages import text
+from ..messages import catalog, text
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -76,31 +78,67 @@ def run_play(args: argparse.Namespace) -> int:
 
 def play_text(response: dict, lang: str = "en") -> str:
     """A plain-text view of a play response (messages/text_view.yaml)."""
-    def say(key: str) -> str:
-        return text("text_view", key, lang)
+    def say(key: str, **fields: object) -> str:
+        return text("text_view", key, lang, **fields)
+
+    def cards(ids: list) -> str:
+        """Cards as the text shows them: in English the ids as a list, in Chinese by name."""
+        if lang != "zh":
+            return str(ids)
+        names = [found.ref(lang) if (found := any_card(c)) else str(c) for c in ids]
+        return "、".join(names) if names else say("none")
 
     lines = [say("legal" if response["legal"] else "not_legal")]
     for reason in response["reasons"]:
         refs = ", ".join(s["id"] for s in reason["sources"])
-        lines.append(f"  - {reason['text'][lang]} [{refs}]")
+        lines.append(say("reason_line", text=reason["text"][lang], ids=refs))
     for choice in response.get("open_choices", []):
         options = ", ".join(json.dumps(o, ensure_ascii=False) for o in choice.get("options", []))
-        lines.append(f"{say('open_choice')} {choice['key']} ({choice['kind']}): {options}")
+        lines.append(say("open_choice_line", label=say("open_choice"), key=choice["key"],
+                         kind=choice["kind"], options=options))
     for i, outcome in enumerate(response["outcomes"], start=1):
         s = outcome["state"]
-        picks = json.dumps(outcome.get("choices", {}), ensure_ascii=False)
-        odds = (f" ({say('probability')} {outcome['probability']})"
+        picks = _choice_words(outcome.get("choices", {}), response, cards) if lang == "zh" else (
+            json.dumps(outcome.get("choices", {}), ensure_ascii=False))
+        odds = (say("odds", label=say("probability"), p=outcome["probability"])
                 if "probability" in outcome else "")
-        lines.append(f"{say('outcome')} {i}: {picks}{odds}")
+        lines.append(say("outcome_line", label=say("outcome"), i=i, picks=picks, odds=odds))
         for change in outcome.get("changes", []):
             lines.append(f"  > {change['text'][lang]}")
         for p in s["players"]:
             hand = p.get("hand", p.get("hand_size"))
-            lines.append(f"  {p['name']}: hand {hand}; keepers {p['keepers']}")
-        lines.append(f"  rules {s['rules']}; goals {s['goals']}; discard {s['discard_pile'][:5]}")
+            shown = cards(hand) if isinstance(hand, list) else (
+                say("limit", n=hand) if lang == "zh" else hand)
+            lines.append(say("seat_line", name=p["name"], hand=shown,
+                             keepers=cards(p["keepers"])))
+        lines.append(say("piles_line", rules=cards(s["rules"]), goals=cards(s["goals"]),
+                         discard=cards(s["discard_pile"][:5])))
         for f in outcome.get("play_findings", []):
             lines.append(f"  * {f['text'][lang]}")
         ruling = outcome.get("ruling") or {}
         if ruling.get("winner"):
-            lines.append(f"  {say('outcome_winner')}: {ruling['winner']}")
+            lines.append(say("winner_line", label=say("outcome_winner"), player=ruling["winner"]))
     return "\n".join(lines)
+
+
+def _choice_words(choices: dict, response: dict, cards: Callable[[list], str]) -> str:
+    """An outcome's choices in Chinese: each by its label (ui.yaml `choice.<card>.<key>`, else
+    `choice.<key>`) and its value, cards by name: 对手：Bo；拿走的所有物：「爱」."""
+    ui = catalog("ui")
+    card = response.get("play", {}).get("card", "")
+    parts = []
+    for key, value in choices.items():
+        label = (ui.get(f"choice.{card}.{key}") or ui.get(f"choice.{key}") or {}).get("zh", key)
+        parts.append(f"{label}：{_value_words(value, cards)}")
+    return "；".join(parts) or "—"
+
+
+def _value_words(value: object, cards: Callable[[list], str]) -> str:
+    if isinstance(value, str):
+        shown = cards([value])
+        return shown if shown != value else value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "、".join(_value_words(v, cards) for v in value)
+    if isinstance(value, dict):
+        return "；".join(f"{k}：{_value_words(v, cards)}" for k, v in value.items())
+    return json.dumps(value, ensure_ascii=False)

@@ -13,6 +13,7 @@ from typing import Any
 
 import sqlite_utils
 
+from ..cards.catalog import is_chinese
 from ..errors import InputError, error
 from ..messages import by_lang
 from .search import Found, faq_edition_clause, find
@@ -144,11 +145,13 @@ def suggest_cards(name: str, edition: str | None = None,
     sql, params = "select id, name_en, name_zh from cards", []
     if edition:
         sql, params = sql + " where edition = ?", [edition]
+    # answered in the language of `name`: a name typed in Chinese gets Chinese names
+    shown = "name_zh" if is_chinese(name) else "name_en"
     keys: dict[str, str] = {}
     for row in _rows(db, sql, params):
         for value in (row["id"], row["name_en"], row["name_zh"]):
             if value:
-                keys.setdefault(normalize(value), row["name_en"])
+                keys.setdefault(normalize(value), row[shown] or row["name_en"])
     close = difflib.get_close_matches(normalize(name), list(keys), n=n * 3, cutoff=0.5)
     return list(dict.fromkeys(keys[k] for k in close))[:n]
 

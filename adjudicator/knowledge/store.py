@@ -68,7 +68,7 @@ EN_ONLY_TITLES_ZH = {
     "keep-going": "元规则：接着玩",
     "reshuffling": "重新洗牌",
     "cards-in-play": "场上的牌",
-    "free-actions": "免费行动",
+    "free-actions": "自由行动",
     "jumping-in": "中途加入",
     "dropping-out": "中途退出",
     **{anchor: titles[1] for anchor, titles in EXAMPLE_TITLES.items()},

@@ -13,7 +13,14 @@ is the number and its noun, "1 card", "0 cards", "2 cards" (`plural`). The noun 
 one that does not is given as "singular|plural" (`{n:plural:entry|entries}`), and the noun may be
 another placeholder whose English is a singular noun (`{2:plural:{5}}`, the unit term of a limit).
 Chinese has no plural: its texts write the number and its measure word themselves ("{1}张") and
-never use the form (tests/web/test_ui_words.py checks both languages).
+never use the form (tests/web/test_ui_words.py checks both languages). Where the measure word
+depends on another argument, a Chinese text writes `{N:measure:{M}}`: the number and the
+measure word of argument M's text (`_measures` in findings.yaml: 手牌 -> 张, 所有物 -> 件), so
+"手牌最多（{2:measure:{4}}）" reads 手牌最多（12张）.
+
+A card's name inside a sentence goes through `card_ref` (findings, reasons, choices, titles and
+the changes of a move): in Chinese it is set off as 「名字」, so templates never quote a card
+themselves (tests/web/test_zh_text.py).
 """
 
 from __future__ import annotations
@@ -56,6 +63,21 @@ def catalog(name: str) -> dict[str, Any]:
 
 
 PLURAL = "plural:"
+MEASURE = "measure:"
+
+
+@cache
+def measures() -> dict[str, str]:
+    """The measure word of each Chinese noun a count may be of (findings.yaml `_measures`)."""
+    return dict(_data().get("_measures", {}))
+
+
+def measure(count: Any, noun: str, lang: str) -> str:
+    """`count` with the measure word of `noun` in Chinese ("12张" for 手牌); in English the
+    plural form."""
+    if lang != "zh":
+        return plural(count, noun, lang)
+    return f"{count}{measures().get(noun, '')}"
 
 
 def plural(count: Any, noun: str, lang: str) -> str:
@@ -93,6 +115,13 @@ def text(name: str, key: str, lang: str, /, **fields: Any) -> str:
     return fill(catalog(name)[key][lang], lang, **fields)
 
 
+def card_ref(name: str, lang: str) -> str:
+    """A card's name as running text shows it: in Chinese set off as 「名字」, so that it reads
+    as a name ("把「那是我的！」作为一次出牌打出") and its own ！ or ？ never runs into the
+    sentence's punctuation (「住手！」。, not 住手！。); English names stand as they are."""
+    return f"「{name}」" if lang == "zh" and name else name
+
+
 class ByLang(dict):
     """A placeholder's value that differs by language: {"en": ..., "zh": ...}."""
 
@@ -117,15 +146,18 @@ class _Formatter(string.Formatter):
         self.render, self.lang = render, lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        # a nested `{5}` in the spec has been filled in already, by this same formatter
         if format_spec.startswith(PLURAL):
-            # a nested `{5}` in the spec has been filled in already, by this same formatter
             return plural(self.render(value, "", self.lang), format_spec[len(PLURAL):], self.lang)
+        if format_spec.startswith(MEASURE):
+            return measure(self.render(value, "", self.lang), format_spec[len(MEASURE):],
+                           self.lang)
         return self.render(value, format_spec, self.lang)
 
 
 Part = tuple[str, int | None, str]  # literal text, then the index of an argument and its spec
-# `{N:plural:{M}}`: the plural form whose noun is argument M's text
-_NOUN_ARG = re.compile(rf"{PLURAL}\{{(\d+)\}}")
+# `{N:plural:{M}}` and `{N:measure:{M}}`: the count whose noun is argument M's text
+_NOUN_ARG = re.compile(rf"(?:{PLURAL}|{MEASURE})\{{(\d+)\}}")
 
 
 @cache
@@ -163,6 +195,11 @@ def finding_text(key: str, args: Sequence[Any], lang: str, render: Render) -> st
             out.append(plural(render(args[index], "", lang),
                               render(args[int(noun[1])], "", lang) if noun
                               else spec[len(PLURAL):], lang))
+        elif spec.startswith(MEASURE):
+            noun = _NOUN_ARG.fullmatch(spec)
+            out.append(measure(render(args[index], "", lang),
+                               render(args[int(noun[1])], "", lang) if noun
+                               else spec[len(MEASURE):], lang))
         else:
             out.append(render(args[index], spec, lang))
     return "".join(out)
@@ -177,6 +214,13 @@ def table_messages() -> dict[str, Any]:
     """The texts of table.yaml: `key: {en, zh}`, and the named terms under `_kinds`, `_types`,
     `_zones`, `_or` (shared: do not modify)."""
     return read_yaml(_TABLE)
+
+
+def edition_name(edition: str) -> dict[str, str]:
+    """An edition's or an expansion's name in both languages, as the pages show it (ui.yaml
+    `edition.<id>`: "Fluxx（规则书版）", "意外卡（Surprises）"); the id itself when unknown."""
+    entry = catalog("ui").get(f"edition.{edition}")
+    return {lang: str(entry[lang]) for lang in LANGS} if entry else dict.fromkeys(LANGS, edition)
 
 
 def table_term(group: str, name: str) -> dict[str, str]:

@@ -97,7 +97,7 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
         if count:
             names = [game.get(c) for c in cards]
             shown = pair("changes", "drawn_cards", cards=by_lang(
-                ", ".join(n.name("en") for n in names), "、".join(n.name("zh") for n in names)))
+                ", ".join(n.ref("en") for n in names), "、".join(n.ref("zh") for n in names)))
             events.append({"event": "drawn", "player": p.name, "count": count, "cards": cards,
                            "text": pair("changes", "drawn", player=p.name, count=count,
                                         cards=by_lang(shown["en"] if cards else "",
@@ -128,7 +128,7 @@ def _moved(game: Catalog, card: str, frm: Zone | None, to: Zone | None) -> dict[
     unseen_text = {"en": "a place the table does not show", "zh": "未公开的位置"}
     return {"event": "moved", "card": card,
             "from": _zone_json(frm) if frm else unseen, "to": _zone_json(to) if to else unseen,
-            "text": pair("changes", "moved", card=by_lang(name.name("en"), name.name("zh")),
+            "text": pair("changes", "moved", card=by_lang(name.ref("en"), name.ref("zh")),
                          **{"from": _text_of(_zone_text(frm) if frm else unseen_text),
                             "to": _text_of(_zone_text(to) if to else unseen_text)})}
 

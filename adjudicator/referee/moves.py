@@ -393,7 +393,7 @@ def chain_choices(state: TableState, game: Catalog, action: dict[str, Any],
             name = game.get(link.card)
             raise InputError(error(pointer("play", "choices", key), "chosen_before",
                                    [str(merged[key])], key=key, value=merged[key],
-                                   card=by_lang(name.name("en"), name.name("zh"))))
+                                   card=by_lang(name.ref("en"), name.ref("zh"))))
         merged[key] = value
     return merged
 

@@ -112,7 +112,7 @@ class Context:
             return _infix(sym, top=True)
         card = self.card_id(sym)
         if card is not None:
-            return self.catalog.get(card).name(lang)
+            return self.catalog.get(card).ref(lang)
         if sym.type == clingo.SymbolType.Function and not sym.arguments and sym.name in self.terms:
             return self.terms[sym.name][lang]
         value = self.json_value(sym)

@@ -12,12 +12,12 @@ from typing import Any
 
 import clingo
 
-from ..cards.catalog import Catalog, catalog_for
+from ..cards.catalog import Catalog, any_card, catalog_for
 from ..engine.facts import catalog_text, table_facts
 from ..engine.solve import Solution
 from ..engine.speed import batch
 from ..engine.terms import read_atoms
-from ..messages import catalog, terms, text
+from ..messages import card_ref, catalog, terms, text
 from ..table.state import TableState
 from .render import Atom, Atoms, Context, args_of, cites_of, findings_of
 
@@ -215,10 +215,15 @@ def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:
         lines.append(say("tied") + ", ".join(ruling["tied"]))
     lines.append(say("turn") + turn["player"])
     lines.append(say("draw", **draw))
-    lines.append(say("play", **play))
+    total = play["total"]
+    lines.append(say("play", **{**play, "total": say(f"play_total_{total}") if isinstance(
+        total, str) else say("play_total", n=total)}))
     limits = ruling["limits"]
-    lines.append(say("limits", hand=limits["hand"] if limits["hand"] is not None else "-",
-                     keeper=limits["keeper"] if limits["keeper"] is not None else "-"))
+
+    def limit(key: str, n: int | None) -> str:
+        return say("no_limit") if n is None else say(key, n=n)
+    lines.append(say("limits", hand=limit("limit", limits["hand"]),
+                     keeper=limit("keeper_limit", limits["keeper"])))
     words = terms()
     for d in ruling["discards"]:
         zone = words.get(d["zone"], {}).get(lang, d["zone"])
@@ -229,18 +234,33 @@ def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:
     lines.append("")
     lines.append(say("legal_moves"))
     for m in ruling["legal_moves"]:
-        lines.append(f"  - {m['player']}: {_move_words(m, lang)}")
+        lines.append(say("move_line", player=m["player"], move=_move_words(m, lang)))
     for m in ruling.get("not_yet", []):
-        lines.append(f"  x {m['player']}: {_move_words(m, lang)} - {m['reason'][lang]}")
+        lines.append(say("not_yet_line", player=m["player"], move=_move_words(m, lang),
+                         reason=m["reason"][lang]))
     lines.append("")
     lines.append(say("findings"))
+    about = catalog("ui")
+    sep = text("text_view", "sources_sep", lang)
     for f in ruling["findings"]:
-        ids = ", ".join(s["id"] for s in f["sources"])
-        lines.append(f"  [{f['about']}] {f['text'][lang]}  ({ids})")
+        ids = sep.join(s["id"] for s in f["sources"])
+        label = about.get(f"about.{f['about']}", {}).get(lang, f["about"]) if lang == "zh" else (
+            f["about"])
+        lines.append(say("finding_line", about=label, text=f["text"][lang], ids=ids))
     if "pending" in ruling:
         p = ruling["pending"]
-        lines.append(say("pending") + f"{p['card']} -> {p['outcome']}")
+        outcome = catalog("text_view")["outcomes"].get(p["outcome"], {}).get(lang, p["outcome"])
+        card = p["card"]
+        if lang == "zh":
+            found = any_card(card)
+            card = found.ref(lang) if found else card
+        lines.append(say("pending") + say("pending_card", card=card, outcome=outcome))
     return "\n".join(lines)
+
+
+def _card_words(card: str, lang: str) -> str:
+    found = any_card(card)
+    return found.ref(lang) if found else card
 
 
 def _move_words(move: dict[str, Any], lang: str) -> str:
@@ -248,14 +268,21 @@ def _move_words(move: dict[str, Any], lang: str) -> str:
     en, zh = MOVE_LABELS.get(move["kind"], (move["kind"], move["kind"]))
     parts = [zh if lang == "zh" else en]
     if "name" in move:
-        parts.append(move["name"][lang])
+        parts.append(card_ref(move["name"][lang], lang))
+    if "move" in move and "to" in move:  # War's Peace to Bo or to Cy: two moves
+        parts.append(text("text_view", "give", lang, card=_card_words(move["move"], lang),
+                          player=move["to"]))
+    elif "discard" in move:
+        parts.append(text("text_view", "discard_card", lang,
+                          card=_card_words(move["discard"], lang)))
     if "zone" in move:
         parts.append(terms().get(move["zone"], {}).get(lang, move["zone"]))
     if "count" in move:
-        parts.append(str(move["count"]))
+        parts.append(text("text_view", "move_count", lang, n=move["count"]))
     if "chosen_by" in move:
         parts.append(text("text_view", "chosen_by", lang, player=move["chosen_by"]))
     if move.get("optional"):
         parts.append(text("text_view", "optional", lang))
-    return " ".join(parts)
+    # Chinese runs the parts together: 出牌「交换手牌」, 抓牌（1张）
+    return ("" if lang == "zh" else " ").join(parts)
 

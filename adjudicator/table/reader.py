@@ -19,9 +19,9 @@ from typing import Any
 
 import yaml
 
-from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for
+from ..cards.catalog import EXPANSION_BASE, EXPANSIONS, Card, Catalog, catalog_for, is_chinese
 from ..errors import ErrorItem, InputError, pointer, table_item
-from ..messages import table_messages, table_term, table_text
+from ..messages import edition_name, table_messages, table_term, table_text
 from . import schema
 from .choices import (
     EXTRA_TURNS,
@@ -277,13 +277,15 @@ class _Reader:
         game = self.catalog
         elsewhere = _card_in_expansion(game, value)
         if elsewhere is not None:
-            self.error(path, "card_in_expansion", [elsewhere.name_en],
-                       name={"en": elsewhere.name_en, "zh": elsewhere.name_zh},
-                       expansion=elsewhere.edition)
+            self.error(path, "card_in_expansion", [elsewhere.name(_lang_of(value))],
+                       name=elsewhere.refs(), expansion=elsewhere.edition,
+                       expansion_name=edition_name(elsewhere.edition))
             return
         deck = game.edition + (f" + {', '.join(game.expansions)}" if game.expansions else "")
+        names = [edition_name(e)["zh"] for e in (game.edition, *game.expansions)]
         self.error(path, "unknown_card_in_deck",
-                   game.suggest(value) if self.may_guess(value) else [], value=value, deck=deck)
+                   game.suggest(value) if self.may_guess(value) else [], value=value,
+                   deck={"en": deck, "zh": _before_han("、".join(names))})
 
     def fits(self, card: Card, path: str, zone: str) -> bool:
         allowed = ZONES[zone]
@@ -291,7 +293,7 @@ class _Reader:
                 allowed is None or card.type in allowed):
             return True  # the common case, decided before any message is looked up
         where = table_term("_zones", zone)
-        name = {"en": card.name_en, "zh": card.name_zh}
+        name = card.refs()
         if card.type == "basic_rules":
             self.error(path, "basic_rules_never_in_zone", zone=where)
             return False
@@ -332,13 +334,23 @@ class _Reader:
                 "n_copies", count=card.copies)
             for extra in places[card.copies :]:
                 item = table_item(extra.path, "copies_exceeded",
-                                  name={"en": card.name_en, "zh": card.name_zh}, first=first,
+                                  name=card.refs(), first=first,
                                   copies={"en": copies[0], "zh": copies[1]}, count=card.copies)
                 self.errors.append(replace(item, related=(first,)))
 
 
 def pointer_join(base: str, *parts: str | int) -> str:
     return base + pointer(*parts)
+
+
+def _before_han(text: str) -> str:
+    """`text` to be followed by Chinese: a space after a Latin word ("数学 Fluxx 的")."""
+    return text + " " if text[-1:].isascii() and text[-1:].isalnum() else text
+
+
+def _lang_of(value: str) -> str:
+    """The language a card was typed in: a suggestion answers in it."""
+    return "zh" if is_chinese(value) else "en"
 
 
 def _card_in_expansion(game: Catalog, value: str) -> Card | None:
@@ -565,7 +577,7 @@ def _check_first_link(r: _Reader, player: str, cid: str, active: str | None) -> 
     key = "pending_first_surprise_out_of_turn" if card.type == "surprise" else (
         "pending_first_out_of_turn")
     r.error(pointer("pending", 0, "player"), key, [active], player=player, active=active,
-            name={"en": card.name_en, "zh": card.name_zh})
+            name=card.refs())
 
 
 def _pending_choices(r: _Reader, value: Any, names: list[str], path: str) -> dict[str, Any]:

@@ -180,7 +180,7 @@ def test_concurrent_rulings_agree() -> None:
 def test_text_view_in_both_languages() -> None:
     ruling = ruling_for(state())
     assert "Draw: total 4" in ruling_text(ruling, "en")
-    assert "抓牌：共 4" in ruling_text(ruling, "zh")
+    assert "抓牌：共4张" in ruling_text(ruling, "zh")
 
 
 # ---- web -------------------------------------------------------------------------------------
@@ -227,7 +227,7 @@ def test_cli_rule_yaml_zh(tmp_path, capsys) -> None:
                     encoding="utf-8")
     assert main(["rule", str(path), "--lang", "zh"]) == 0
     out = capsys.readouterr().out
-    assert "抓牌：共 8" in out and "无手牌奖励" in out
+    assert "抓牌：共8张" in out and "无手牌奖励" in out
 
 
 def test_cli_rule_bad_input_exits_2(tmp_path, capsys) -> None:

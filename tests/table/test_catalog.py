@@ -401,9 +401,10 @@ def test_no_two_cards_share_a_name_key() -> None:
                 assert keys.setdefault(key, card.id) == card.id, (edition, name)
 
 
+# a Chinese query is answered with Chinese names
 @pytest.mark.parametrize("name,first", [
     ("Jackpt", "Jackpot"), ("trade hand", "Trade Hands"), ("Hand Limit 5", "Hand Limit 0"),
-    ("Peace no wars", "Peace (no War)"), ("饼干", "Cookies"), ("巧克力奶昔", "Chocolate Milk"),
+    ("Peace no wars", "Peace (no War)"), ("饼干", "饼干"), ("巧克力奶昔", "巧克力奶"),
 ])
 def test_suggest(name: str, first: str) -> None:
     hits = catalog_for("fluxx").suggest(name)

@@ -337,7 +337,9 @@ def test_unknown_card_message_and_suggestions() -> None:
     errs = errors_of(with_(_set(["players", 0, "hand", 0], "抓六张牌")))
     assert errs[0]["path"] == "/players/0/hand/0"
     assert "抓六张牌" in errs[0]["message"]["en"] and "抓六张牌" in errs[0]["message"]["zh"]
-    assert errs[0]["suggestions"] and all(s.startswith("Draw ") for s in errs[0]["suggestions"])
+    # typed in Chinese, answered in Chinese
+    assert errs[0]["suggestions"] and all(s.startswith("抓") and s.endswith("张牌")
+                                          for s in errs[0]["suggestions"])
 
 
 def test_copies_error_names_the_first_place() -> None:

@@ -222,7 +222,8 @@ def test_bad_card_names_the_field_in_words(client):
     assert response.status_code == 400
     page = html(response)
     assert "Player 2 (Bo), hand, card 2" in page
-    assert "<q>Jackpot</q>" in page  # the suggestion
+    # the suggestion, by both names; the editor's script reads data-value
+    assert '<q data-value="Jackpot" class="card">Jackpot (中彩)</q>' in page
     assert 'value="Bo"' in page  # the editor keeps what was typed
     zh = html(client.post("/ruling?lang=zh", data=form))
     assert "第 2 位玩家（Bo），手牌，第 2 张牌" in zh

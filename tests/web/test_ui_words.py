@@ -49,7 +49,7 @@ def status_entry(status: str) -> coverage.CoverageEntry:
     ("/cards/draw_2?edition=math", "The Math Fluxx rulebook", "数学 Fluxx 规则书"),
     ("/cards/nice_try?edition=fluxxnomic", "The Fluxxnomic rules", "Fluxxnomic 规则"),
     ("/cards/war?edition=creepers", "The Creepers of the Creeper Pack / Fluxx 4.0",
-     "Creeper 扩展包 / Fluxx 4.0 的陷阱卡"),
+     "Creeper 扩展包 / Fluxx 4.0 的陷阱"),
 ])
 def test_a_card_page_names_its_source_document_not_its_ids(client, url, en, zh):
     sep = "&" if "?" in url else "?"
@@ -263,10 +263,10 @@ def what_if(client, card: str, lang: str = "en") -> str:
 @pytest.mark.parametrize(("card", "lang", "expected"), [
     ("trash_a_keeper", "en", "Keeper discarded = Love"),
     ("steal_a_keeper", "en", "Keeper taken = Love"),
-    ("steal_a_keeper", "zh", "拿走的所有物 = 爱"),
+    ("steal_a_keeper", "zh", "拿走的所有物：「爱」"),
     ("rotate_hands", "en", "direction hands pass = clockwise"),
     ("use_what_you_take", "en", "opponent = Bo"),
-    ("use_what_you_take", "zh", "对手 = Bo"),
+    ("use_what_you_take", "zh", "对手：Bo"),
 ])
 def test_a_choice_says_what_was_chosen(client, card, lang, expected):
     assert expected in what_if(client, card, lang)

@@ -123,9 +123,9 @@ def test_a_plain_play_keeps_its_buttons_and_kind(client):
 
 @pytest.mark.parametrize(("card", "lang", "expected"), [
     ("taxation", "en", "tax paid = Bo gives Milk"),
-    ("taxation", "zh", "缴纳的牌 = Bo 交出 牛奶"),
+    ("taxation", "zh", "缴纳的牌：Bo交出「牛奶」"),
     ("scramble_keepers", "en", "scrambled Keepers = Ann gets Peace, Bo gets Love, Cy gets Moon"),
-    ("scramble_keepers", "zh", "打乱后的所有物 = Ann 得到 和平、Bo 得到 爱、Cy 得到 月亮"),
+    ("scramble_keepers", "zh", "打乱后的所有物：Ann得到「和平」、Bo得到「爱」、Cy得到「月亮」"),
 ])
 def test_player_card_choices_read_as_words(client, card, lang, expected):
     body = what_if(client, ACTIONS, lang, card=card, player="Ann")
@@ -147,7 +147,7 @@ def test_player_names_in_choice_values_are_escaped(client):
 def test_the_resolve_move_is_named_in_both_languages(client):
     zh = ruling_page(client, CHAIN, "zh")
     assert "resolve" not in re.sub(r"<[^>]*>", "", zh)
-    assert "结算连锁：交换手牌" in zh
+    assert "结算连锁「交换手牌」" in zh
     assert "resolve the chain: Trade Hands" in ruling_page(client, CHAIN)
 
 

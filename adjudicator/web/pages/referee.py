@@ -14,9 +14,10 @@ from typing import Any
 import sqlite_utils
 from flask import g
 
-from ...cards.catalog import Card, catalog_for
+from ...cards.catalog import Card, any_card, catalog_for
 from ...errors import InputError
 from ...i18n import current_lang, messages, pick, t
+from ...messages import catalog
 from ...table.reader import UNKNOWN_CARD
 from ...table.state import TableState
 
@@ -64,6 +65,22 @@ def card_info(card_id: str, edition: str = "fluxx",
     except ValueError:
         return None
     return catalog.cards.get(card_id) or catalog.resolve(card_id)
+
+
+def remark_words(remark: str) -> str:
+    """A catalog's provenance remark in the page's language (messages/remarks.yaml), else as
+    the catalog writes it."""
+    return pick(catalog("remarks").get(remark)) or remark
+
+
+def suggestion_words(value: str, lang: str) -> str:
+    """A suggestion of an error as the page says it: a card by both its names, the page's
+    language first ("「中彩」（Jackpot）", "Jackpot (中彩)"); any other value as it is."""
+    card = any_card(value) if isinstance(value, str) else None
+    if card is None or card.name_en == card.name_zh:
+        return str(value)
+    other = "en" if lang == "zh" else "zh"
+    return card.ref(lang) + t("list.paren", lang, x=card.name(other))
 
 
 @cache

@@ -37,6 +37,7 @@ from ...i18n import (
     pick,
     pointers_as_words,
     t,
+    use_game,
     valid_lang,
 )
 from ..responses import error_response, wants_json
@@ -90,6 +91,7 @@ def _configure(state: Any) -> None:
         t=t, pick=pick, field_words=field_words, pointers_as_words=pointers_as_words,
         type_names=_type_names, csrf_token=csrf_token,
         lang_url=lang_url, source_label=referee.source_label, card_info=referee.card_info,
+        suggestion_words=referee.suggestion_words, remark_words=referee.remark_words,
         ui_keys=messages(),
     )
 
@@ -282,6 +284,7 @@ def play_post():
     game = (decode_game(game_token) if game_token
             else one_table(decode_state(request.form.get("state", ""))))
     table = referee.read_state(game.current)
+    use_game(table.edition)
     play = _posted_play(table)
     kind = play.get("kind") or "play"
     card = play.get("card") or ""
@@ -357,6 +360,7 @@ def _posted_play(table: Any) -> dict[str, Any]:
 def _ruling_context(table: Any, ruling: dict[str, Any], game: Game | None = None
                     ) -> dict[str, Any]:
     state = table.to_json()
+    use_game(table.edition)
     token = encode_state(state)
     game = game or one_table(state)
     game_token = game.token() if len(game.states) > 1 else ""

@@ -412,7 +412,9 @@
       if (!picker) { return; }
       var message = (item.querySelector(".error-message") || {}).textContent || "";
       var suggestions = Array.prototype.map.call(
-        item.querySelectorAll(".error-suggestions q"), function (q) { return q.textContent; });
+        item.querySelectorAll(".error-suggestions q"), function (q) {
+          return q.dataset.value || q.textContent;  // the value itself, not its words
+        });
       picker.markError(parseInt(index, 10), message, suggestions);
     });
     // the other place of a card held twice (a Surprise left in hand while it is in the chain):
