@@ -103,6 +103,23 @@ def test_chinese_punctuation_is_full_width(where: str, zh: str) -> None:
     assert not re.search(r"[:,()=]", prose), f"{where}: {zh}"
 
 
+def _card_names_zh() -> set[str]:
+    from adjudicator.cards.catalog import EDITIONS, EXPANSIONS
+
+    return {card.name("zh") for edition in EDITIONS
+            for card in catalog_for(edition, EXPANSIONS if edition == "fluxx" else ())}
+
+
+def test_a_card_named_by_hand_in_a_message_has_its_current_name() -> None:
+    """A message that names a card itself (「接着玩」：...) names it as the catalog does, so that a
+    card renamed in the catalog cannot keep its old name in the findings."""
+    names = _card_names_zh()
+    stale = [(where, quoted) for where, zh in _zh_texts()
+             for quoted in re.findall(r"「([^」{}]+)」", zh) if quoted not in names]
+    assert not stale
+    assert "接着玩" in names and "继续前进" not in names  # the check reads the current names
+
+
 def test_the_check_sees_a_half_width_colon_and_a_bare_name() -> None:
     assert re.search(r"[:,()=]", _NOT_PROSE.sub("", "牌库: {n}"))
     assert not re.search(r"[:,()=]", _NOT_PROSE.sub("", "请发送 {{\"players\": [...]}}。"))
