@@ -1,0 +1,451 @@
+"""Can these numbers compute this target? Exact arithmetic for Math Fluxx's Math Rules.
+
+This module is arithmetic only: which numbers a player's Keepers stand for, and whether the Goal
+applies, is decided by the rules program (rules_asp/ruling/goals_math.lp); it reads the answer as
+facts (engine/math_facts.py).
+
+The question: is there an expression over some (at least two) of the numbers, each used at most
+once, with + - × / ^ and exact roots, whose value is the target? Values are exact rationals
+(`Fraction`); a power needs a whole exponent, a root a whole index of 2 or more and a rational
+result (the principal root: an even root of a negative number is not taken). Every number in the
+working stays within `LIMIT` (numerator and denominator) and every exponent or index within
+`MAX_EXPONENT`: the bound the ruling states with a "no".
+
+The search is over sub-multisets of the numbers (equal Keepers are one choice, not several),
+smallest first, so a witness uses as few Keepers as it can. A multiset M reaches t when it splits
+into A and B such that some value x of A (all of A's values, memoized by multiset) and the value
+y that the target then asks of B (t - x, t / x, the root of t...) is reached by B, recursively
+(memoized by multiset and target). When every sub-multiset has been tried the answer "no" is a
+proof (within the bound); a search that exhausts its budget of steps answers "undecided".
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations, product
+
+# The bound of the working: |numerator| and denominator of every number at most LIMIT; exponents
+# and root indices at most MAX_EXPONENT in size.
+LIMIT = 10**12
+MAX_EXPONENT = 64
+# Steps (operations tried and sub-searches) before the answer is "undecided".
+DEFAULT_BUDGET = 60_000
+
+OPS = ("plus", "minus", "times", "div", "pow", "root")
+
+# An expression: ("k", v) a Keeper's number, ("c", a, b) the two-digit number of Combine Digits
+# (digits a and b), or (op, left, right) with op one of OPS; ("root", x, n) is the n-th root of x.
+Expr = tuple
+Leaf = tuple[int, str]  # (value, "") a Keeper, (10a+b, "ab") a combined number
+Key = tuple[Leaf, ...]
+
+
+class OutOfBudget(Exception):
+    """The search used its budget of steps."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The answer: "can" (with the witness), "cannot" (proved within the bound) or "undecided"
+    (the budget ran out); `tried` is how many Keepers the search had to choose from."""
+
+    status: str
+    witness: Expr | None
+    tried: int
+    steps: int
+
+
+def _fits(v: Fraction) -> bool:
+    return abs(v.numerator) <= LIMIT and v.denominator <= LIMIT
+
+
+def _iroot(n: int, k: int) -> int | None:
+    """The exact k-th root of n >= 0, or None."""
+    if n < 2:
+        return n
+    r = round(n ** (1.0 / k)) if n.bit_length() < 1000 else 1 << (n.bit_length() // k)
+    for c in (r - 1, r, r + 1):
+        if c >= 0 and c**k == n:
+            return c
+    return None
+
+
+def exact_root(x: Fraction, n: int) -> Fraction | None:
+    """The principal n-th root of x when it is rational (odd roots of negatives too)."""
+    if x < 0:
+        if n % 2 == 0:
+            return None
+        r = exact_root(-x, n)
+        return -r if r is not None else None
+    num, den = _iroot(x.numerator, n), _iroot(x.denominator, n)
+    if num is None or den is None:
+        return None
+    return Fraction(num, den)
+
+
+def power(x: Fraction, e: int) -> Fraction | None:
+    """x ** e within the bound (0 ** e needs e > 0)."""
+    if abs(e) > MAX_EXPONENT or (x == 0 and e <= 0):
+        return None
+    size = max(abs(x.numerator), x.denominator)
+    if size > 1 and (size.bit_length() - 1) * abs(e) > LIMIT.bit_length():
+        return None
+    v = x**e
+    return v if _fits(v) else None
+
+
+def apply(op: str, x: Fraction, y: Fraction) -> Fraction | None:
+    """x op y, or None where it is undefined or leaves the bound."""
+    if op == "plus":
+        v = x + y
+    elif op == "minus":
+        v = x - y
+    elif op == "times":
+        v = x * y
+    elif op == "div":
+        if y == 0:
+            return None
+        v = x / y
+    elif op == "pow":
+        return power(x, y.numerator) if y.denominator == 1 else None
+    else:  # root: the y-th root of x
+        if y.denominator != 1 or not 2 <= y.numerator <= MAX_EXPONENT:
+            return None
+        v = exact_root(x, y.numerator)
+        if v is None:
+            return None
+    return v if _fits(v) else None
+
+
+def evaluate(expr: Expr) -> Fraction | None:
+    """The value of an expression (None where a step is undefined)."""
+    if expr[0] == "k":
+        return Fraction(expr[1])
+    if expr[0] == "c":
+        return Fraction(10 * expr[1] + expr[2])
+    x, y = evaluate(expr[1]), evaluate(expr[2])
+    if x is None or y is None:
+        return None
+    return apply(expr[0], x, y)
+
+
+def leaves(expr: Expr) -> list[Expr]:
+    """The numbers an expression uses, left to right."""
+    if expr[0] in ("k", "c"):
+        return [expr]
+    return leaves(expr[1]) + leaves(expr[2])
+
+
+# ---- the search ---------------------------------------------------------------------------------
+_ANY = "any"          # B may take any value (0 * y, with the target 0)
+_NONZERO = "nonzero"  # any value but 0 (0 / y; y ^ 0)
+_INT = "int"          # any whole number within MAX_EXPONENT (1 ^ y)
+_POSITIVE = "positive"  # a whole number 1..MAX_EXPONENT (0 ^ y)
+_INDEX = "index"      # a whole number 2..MAX_EXPONENT (the root of 0 or 1)
+_ODD_INDEX = "odd_index"  # an odd whole number 3..MAX_EXPONENT (the root of -1)
+_EVEN = "even"        # an even whole number within MAX_EXPONENT ((-1) ^ y == 1)
+_ODD = "odd"          # an odd one ((-1) ^ y == -1)
+# the whole numbers each of these asks for
+_RANGES = {
+    _INT: range(-MAX_EXPONENT, MAX_EXPONENT + 1),
+    _POSITIVE: range(1, MAX_EXPONENT + 1),
+    _INDEX: range(2, MAX_EXPONENT + 1),
+    _ODD_INDEX: range(3, MAX_EXPONENT + 1, 2),
+    _EVEN: range(-MAX_EXPONENT, MAX_EXPONENT + 1, 2),
+    _ODD: range(1 - MAX_EXPONENT, MAX_EXPONENT, 2),
+}
+Want = Fraction | str
+
+
+def _leaf_expr(leaf: Leaf) -> Expr:
+    value, digits = leaf
+    return ("c", int(digits[0]), int(digits[1])) if digits else ("k", value)
+
+
+def _sub_keys(key: Key) -> Iterator[Key]:
+    """Every distinct sub-multiset of `key` (sorted tuples), the empty one and `key` included."""
+    counts = sorted(Counter(key).items())
+    for picks in product(*(range(n + 1) for _, n in counts)):
+        yield tuple(leaf for (leaf, _), k in zip(counts, picks, strict=True) for _ in range(k))
+
+
+def _minus(key: Key, part: Key) -> Key:
+    rest = Counter(key)
+    rest.subtract(part)
+    return tuple(sorted(rest.elements()))
+
+
+def _log(v: Fraction) -> float:
+    return math.log(abs(v.numerator)) - math.log(v.denominator)
+
+
+def _exponent_of(base: Fraction, t: Fraction) -> list[int] | str:
+    """The whole exponents e with base ** e == t (_INT: any whole exponent, for 1 ** e == 1)."""
+    if base == 0:
+        return _POSITIVE if t == 0 else []
+    if base == 1:
+        return _INT if t == 1 else []
+    if base == -1:
+        return [e for e in (2, 1) if base**e == t]  # (-1) ** B: B even or odd; see _parity
+    if t == 0:
+        return []
+    e = round(_log(t) / _log(base))
+    return [e] if power(base, e) == t else []
+
+
+class Search:
+    """One multiset of numbers: memoized value sets and sub-searches, and the step budget."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.steps = 0
+        self._values: dict[Key, dict[Fraction, Expr]] = {}
+        self._reach: dict[tuple[Key, Fraction], Expr | None] = {}
+        self._splits: dict[Key, list[tuple[Key, Key]]] = {}
+
+    def splits(self, key: Key) -> list[tuple[Key, Key]]:
+        """The ways to cut the multiset in two non-empty parts (a, b), |a| <= |b|, smaller a
+        first; a split into equal halves comes both ways."""
+        found = self._splits.get(key)
+        if found is None:
+            found = []
+            for a in _sub_keys(key):
+                b = _minus(key, a)
+                if a and b and len(a) <= len(b):
+                    found.append((a, b))
+            found.sort(key=lambda ab: len(ab[0]))
+            self._splits[key] = found
+        return found
+
+    def _step(self, n: int = 1) -> None:
+        self.steps += n
+        if self.steps > self.budget:
+            raise OutOfBudget
+
+    def values(self, key: Key) -> dict[Fraction, Expr]:
+        """Every value the whole multiset makes (each number used once), with one expression."""
+        found = self._values.get(key)
+        if found is not None:
+            return found
+        if len(key) == 1:
+            found = {Fraction(key[0][0]): _leaf_expr(key[0])}
+        else:
+            found = {}
+            for a, b in self.splits(key):
+                if len(a) == len(b) and a > b:
+                    continue  # each split once: a and b are both operands of every op below
+                va, vb = self.values(a), self.values(b)
+                self._step(len(va) * len(vb))
+                for x, ex in va.items():
+                    for y, ey in vb.items():
+                        for op in OPS:
+                            for left, right, lx, ly in ((ex, ey, x, y), (ey, ex, y, x)):
+                                v = apply(op, lx, ly)
+                                if v is not None and v not in found:
+                                    found[v] = (op, left, right)
+                                if op in ("plus", "times"):
+                                    break  # commutative
+        self._values[key] = found
+        return found
+
+    def _wants(self, x: Fraction, t: Fraction) -> Iterator[tuple[str, bool, Want]]:
+        """(op, x on the left, what B must be) for every way "x op B" or "B op x" makes t."""
+        yield "plus", True, t - x
+        yield "minus", True, x - t
+        yield "minus", False, t + x
+        if x != 0:
+            yield "times", True, t / x
+            yield "div", False, t * x
+        elif t == 0:
+            yield "times", True, _ANY
+        if t != 0 and x != 0:
+            yield "div", True, x / t
+        elif t == 0 and x == 0:
+            yield "div", True, _NONZERO
+        exponents = _exponent_of(x, t)  # x ^ B
+        if isinstance(exponents, str):
+            yield "pow", True, exponents
+        elif x == -1:  # (-1) ^ B is 1 for even B and -1 for odd B: B any number of that parity
+            for e in exponents:
+                yield "pow", True, _EVEN if e == 2 else _ODD
+        else:
+            for e in exponents:
+                yield "pow", True, Fraction(e)
+        if x.denominator == 1 and abs(x.numerator) <= MAX_EXPONENT:  # B ^ x
+            e = x.numerator
+            if e == 0:
+                if t == 1:
+                    yield "pow", False, _NONZERO
+            elif t != 0 or e > 0:
+                r = exact_root(t if e > 0 else 1 / t, abs(e))
+                if r is not None:
+                    yield "pow", False, r
+                    if e % 2 == 0 and r != 0:
+                        yield "pow", False, -r
+        indices = self._indices(t, x)  # root(x, B): an index n with t ** n == x
+        if isinstance(indices, str):
+            yield "root", True, indices
+        else:
+            for n in indices:
+                yield "root", True, Fraction(n)
+        if x.denominator == 1 and 2 <= x.numerator <= MAX_EXPONENT:  # root(B, x)
+            n = x.numerator
+            if t >= 0 or n % 2:
+                v = power(t, n)
+                if v is not None:
+                    yield "root", False, v
+
+    @staticmethod
+    def _indices(t: Fraction, x: Fraction) -> list[int] | str:
+        if t < 0 and x >= 0:
+            return []
+        if t in (0, 1):
+            return _INDEX if x == t else []
+        if t == -1:
+            return _ODD_INDEX if x == -1 else []
+        if x == 0 or (x < 0) != (t < 0):
+            return []
+        n = round(_log(x) / _log(t))
+        if not 2 <= n <= MAX_EXPONENT or (t < 0 and n % 2 == 0):
+            return []
+        return [n] if power(t, n) == x else []
+
+    def _any(self, key: Key, nonzero: bool) -> Expr | None:
+        """Some expression of the whole multiset (non-zero if asked): the sum of its numbers,
+        which are never negative, is non-zero when any is."""
+        expr = _leaf_expr(key[0])
+        for leaf in key[1:]:
+            expr = ("plus", expr, _leaf_expr(leaf))
+        return None if nonzero and all(v == 0 for v, _ in key) else expr
+
+    def _whole(self, key: Key, wanted: range) -> Expr | None:
+        """An expression of the whole multiset whose value is one of `wanted` (whole numbers):
+        the sum first, which is one most of the time, then each in turn."""
+        total = sum(v for v, _ in key)
+        if total in wanted:
+            return self._any(key, False)
+        for n in wanted:
+            found = self.reach(key, Fraction(n))
+            if found is not None:
+                return found
+        return None
+
+    def reach(self, key: Key, t: Fraction) -> Expr | None:
+        """An expression of the whole multiset `key` whose value is t, or None."""
+        memo = (key, t)
+        if memo in self._reach:
+            return self._reach[memo]
+        self._step()
+        found: Expr | None = None
+        if len(key) <= 3:
+            found = self.values(key).get(t)
+        else:
+            found = self._split_reach(key, t)
+        self._reach[memo] = found
+        return found
+
+    def _split_reach(self, key: Key, t: Fraction) -> Expr | None:
+        for a, b in self.splits(key):
+            for x, ex in self.values(a).items():
+                for op, x_left, want in self._wants(x, t):
+                    self._step()
+                    if want in (_ANY, _NONZERO):
+                        eb = self._any(b, want == _NONZERO)
+                    elif isinstance(want, str):
+                        eb = self._whole(b, _RANGES[want])
+                    elif not _fits(want):
+                        continue
+                    else:
+                        eb = self.reach(b, want)
+                    if eb is not None:
+                        return (op, ex, eb) if x_left else (op, eb, ex)
+        return None
+
+
+def combined_options(numbers: list[int]) -> list[tuple[int, int]]:
+    """The two-digit numbers two single-digit numbers make (first digit not 0), once each."""
+    counts = Counter(numbers)
+    return [(a, b) for a in range(1, 10) for b in range(10)
+            if counts[a] and counts[b] and (a != b or counts[a] >= 2)]
+
+
+def decide(numbers: list[int], target: int, combine: bool = False,
+           budget: int = DEFAULT_BUDGET) -> Decision:
+    """Can some two or more of `numbers` compute `target`? With `combine`, one two-digit number
+    may be made from two single-digit numbers first (it counts as one number, made of two)."""
+    search = Search(budget)
+    t = Fraction(target)
+    base: Key = tuple(sorted((v, "") for v in numbers))
+    starts: list[tuple[Key, Leaf | None]] = [(base, None)]
+    if combine:
+        for a, b in combined_options(numbers):
+            starts.append((_minus(base, ((a, ""), (b, ""))), (10 * a + b, f"{a}{b}")))
+    try:
+        for size in range(2, len(numbers) + 1):  # Keepers used, fewest first
+            for rest, two_digit in starts:
+                pick = size - (2 if two_digit else 0)
+                if pick < (1 if two_digit else 2):
+                    continue
+                for sub in sorted(set(combinations(rest, pick))):
+                    key = tuple(sorted(sub + ((two_digit,) if two_digit else ())))
+                    found = search.reach(key, t)
+                    if found is not None:
+                        return Decision("can", found, len(numbers), search.steps)
+    except OutOfBudget:
+        return Decision("undecided", None, len(numbers), search.steps)
+    return Decision("cannot", None, len(numbers), search.steps)
+
+
+# ---- the equation as text -----------------------------------------------------------------------
+_SIGN = {"plus": "+", "minus": "−", "times": "×", "div": "/"}
+_RANK = {"plus": 1, "minus": 1, "times": 2, "div": 2, "pow": 3, "root": 4}
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def equation_text(expr: Expr) -> str:
+    """An expression in the usual notation: ("pow", 1 + 1 + 1 + 2, 2) -> "(1 + 1 + 1 + 2)^2";
+    the n-th root of x is "ⁿ√x" (√ alone for 2)."""
+    kind = expr[0]
+    if kind == "k":
+        return str(expr[1])
+    if kind == "c":
+        return f"{expr[1]}{expr[2]}"
+    left, right = expr[1], expr[2]
+    if kind == "root":
+        index = right[1] if right[0] == "k" else None
+        sign = "√" if index == 2 else (str(index).translate(_SUPERSCRIPT) + "√" if index is not None
+                                       else f"({equation_text(right)})√")
+        return sign + _wrap(left, 4)
+    if kind == "pow":
+        return f"{_wrap(left, 4)}^{_wrap(right, 4)}"
+    rank = _RANK[kind]
+    if kind in ("plus", "times"):  # a chain of one commutative op: numbers first, smallest first
+        terms = sorted(_chain(expr, kind), key=lambda e: (e[0] not in ("k", "c"),
+                                                           _leaf_value(e)))
+        return f" {_SIGN[kind]} ".join(_wrap(e, rank) for e in terms)
+    a = _wrap(left, rank)
+    # a right operand of - or / keeps its brackets at the same rank: 8 − (2 + 1)
+    b = _wrap(right, rank + (0 if kind in ("plus", "times") else 1))
+    return f"{a} {_SIGN[kind]} {b}"
+
+
+def _chain(expr: Expr, op: str) -> list[Expr]:
+    if expr[0] != op:
+        return [expr]
+    return _chain(expr[1], op) + _chain(expr[2], op)
+
+
+def _leaf_value(expr: Expr) -> int:
+    if expr[0] == "k":
+        return expr[1]
+    return 10 * expr[1] + expr[2] if expr[0] == "c" else 0
+
+
+def _wrap(expr: Expr, rank: int) -> str:
+    text = equation_text(expr)
+    inner = 5 if expr[0] in ("k", "c") else _RANK[expr[0]]
+    return f"({text})" if inner < rank else text
