@@ -33,7 +33,11 @@ from itertools import combinations, product
 LIMIT = 10**12
 MAX_EXPONENT = 64
 # Steps (operations tried and sub-searches) before the answer is "undecided".
-DEFAULT_BUDGET = 60_000
+DEFAULT_BUDGET = 20_000
+# The quick first look joins parts of at most this many numbers.
+QUICK = 3
+# ... from this many Keepers on (below it the whole search is as fast)
+QUICK_FROM = 6
 
 OPS = ("plus", "minus", "times", "div", "pow", "root")
 
@@ -59,7 +63,24 @@ class Decision:
     steps: int
 
 
-def _fits(v: Fraction) -> bool:
+# A rational is an int when whole and a Fraction otherwise: the same values (3 == Fraction(3),
+# with the same hash), and whole numbers, most of the working, stay at the speed of ints.
+Q = int | Fraction
+
+
+def _norm(v: Q) -> Q:
+    return v.numerator if type(v) is Fraction and v.denominator == 1 else v
+
+
+def _div(x: Q, y: Q) -> Q:
+    """x / y exactly (y != 0)."""
+    if type(x) is int and type(y) is int:
+        q, r = divmod(x, y)
+        return q if r == 0 else Fraction(x, y)
+    return _norm(x / y)
+
+
+def _fits(v: Q) -> bool:
     return abs(v.numerator) <= LIMIT and v.denominator <= LIMIT
 
 
@@ -74,7 +95,7 @@ def _iroot(n: int, k: int) -> int | None:
     return None
 
 
-def exact_root(x: Fraction, n: int) -> Fraction | None:
+def exact_root(x: Q, n: int) -> Q | None:
     """The principal n-th root of x when it is rational (odd roots of negatives too)."""
     if x < 0:
         if n % 2 == 0:
@@ -84,32 +105,32 @@ def exact_root(x: Fraction, n: int) -> Fraction | None:
     num, den = _iroot(x.numerator, n), _iroot(x.denominator, n)
     if num is None or den is None:
         return None
-    return Fraction(num, den)
+    return num if den == 1 else Fraction(num, den)
 
 
-def power(x: Fraction, e: int) -> Fraction | None:
+def power(x: Q, e: int) -> Q | None:
     """x ** e within the bound (0 ** e needs e > 0)."""
     if abs(e) > MAX_EXPONENT or (x == 0 and e <= 0):
         return None
     size = max(abs(x.numerator), x.denominator)
     if size > 1 and (size.bit_length() - 1) * abs(e) > LIMIT.bit_length():
         return None
-    v = x**e
+    v = _norm(x**e) if e >= 0 else _div(1, x ** -e)
     return v if _fits(v) else None
 
 
-def apply(op: str, x: Fraction, y: Fraction) -> Fraction | None:
+def apply(op: str, x: Q, y: Q) -> Q | None:
     """x op y, or None where it is undefined or leaves the bound."""
     if op == "plus":
-        v = x + y
+        v = _norm(x + y)
     elif op == "minus":
-        v = x - y
+        v = _norm(x - y)
     elif op == "times":
-        v = x * y
+        v = _norm(x * y)
     elif op == "div":
         if y == 0:
             return None
-        v = x / y
+        v = _div(x, y)
     elif op == "pow":
         return power(x, y.numerator) if y.denominator == 1 else None
     else:  # root: the y-th root of x
@@ -121,12 +142,12 @@ def apply(op: str, x: Fraction, y: Fraction) -> Fraction | None:
     return v if _fits(v) else None
 
 
-def evaluate(expr: Expr) -> Fraction | None:
+def evaluate(expr: Expr) -> Q | None:
     """The value of an expression (None where a step is undefined)."""
     if expr[0] == "k":
-        return Fraction(expr[1])
+        return expr[1]
     if expr[0] == "c":
-        return Fraction(10 * expr[1] + expr[2])
+        return 10 * expr[1] + expr[2]
     x, y = evaluate(expr[1]), evaluate(expr[2])
     if x is None or y is None:
         return None
@@ -158,7 +179,7 @@ _RANGES = {
     _EVEN: range(-MAX_EXPONENT, MAX_EXPONENT + 1, 2),
     _ODD: range(1 - MAX_EXPONENT, MAX_EXPONENT, 2),
 }
-Want = Fraction | str
+Want = Q | str
 
 
 def _leaf_expr(leaf: Leaf) -> Expr:
@@ -179,11 +200,11 @@ def _minus(key: Key, part: Key) -> Key:
     return tuple(sorted(rest.elements()))
 
 
-def _log(v: Fraction) -> float:
+def _log(v: Q) -> float:
     return math.log(abs(v.numerator)) - math.log(v.denominator)
 
 
-def _exponent_of(base: Fraction, t: Fraction) -> list[int] | str:
+def _exponent_of(base: Q, t: Q) -> list[int] | str:
     """The whole exponents e with base ** e == t (_INT: any whole exponent, for 1 ** e == 1)."""
     if base == 0:
         return _POSITIVE if t == 0 else []
@@ -203,8 +224,8 @@ class Search:
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.steps = 0
-        self._values: dict[Key, dict[Fraction, Expr]] = {}
-        self._reach: dict[tuple[Key, Fraction], Expr | None] = {}
+        self._values: dict[Key, dict[Q, Expr]] = {}
+        self._reach: dict[tuple[Key, Q], Expr | None] = {}
         self._splits: dict[Key, list[tuple[Key, Key]]] = {}
 
     def splits(self, key: Key) -> list[tuple[Key, Key]]:
@@ -226,13 +247,13 @@ class Search:
         if self.steps > self.budget:
             raise OutOfBudget
 
-    def values(self, key: Key) -> dict[Fraction, Expr]:
+    def values(self, key: Key) -> dict[Q, Expr]:
         """Every value the whole multiset makes (each number used once), with one expression."""
         found = self._values.get(key)
         if found is not None:
             return found
         if len(key) == 1:
-            found = {Fraction(key[0][0]): _leaf_expr(key[0])}
+            found = {key[0][0]: _leaf_expr(key[0])}
         else:
             found = {}
             for a, b in self.splits(key):
@@ -252,18 +273,18 @@ class Search:
         self._values[key] = found
         return found
 
-    def _wants(self, x: Fraction, t: Fraction) -> Iterator[tuple[str, bool, Want]]:
+    def _wants(self, x: Q, t: Q) -> Iterator[tuple[str, bool, Want]]:
         """(op, x on the left, what B must be) for every way "x op B" or "B op x" makes t."""
-        yield "plus", True, t - x
-        yield "minus", True, x - t
-        yield "minus", False, t + x
+        yield "plus", True, _norm(t - x)
+        yield "minus", True, _norm(x - t)
+        yield "minus", False, _norm(t + x)
         if x != 0:
-            yield "times", True, t / x
-            yield "div", False, t * x
+            yield "times", True, _div(t, x)
+            yield "div", False, _norm(t * x)
         elif t == 0:
             yield "times", True, _ANY
         if t != 0 and x != 0:
-            yield "div", True, x / t
+            yield "div", True, _div(x, t)
         elif t == 0 and x == 0:
             yield "div", True, _NONZERO
         exponents = _exponent_of(x, t)  # x ^ B
@@ -274,14 +295,14 @@ class Search:
                 yield "pow", True, _EVEN if e == 2 else _ODD
         else:
             for e in exponents:
-                yield "pow", True, Fraction(e)
+                yield "pow", True, e
         if x.denominator == 1 and abs(x.numerator) <= MAX_EXPONENT:  # B ^ x
             e = x.numerator
             if e == 0:
                 if t == 1:
                     yield "pow", False, _NONZERO
             elif t != 0 or e > 0:
-                r = exact_root(t if e > 0 else 1 / t, abs(e))
+                r = exact_root(t if e > 0 else _div(1, t), abs(e))
                 if r is not None:
                     yield "pow", False, r
                     if e % 2 == 0 and r != 0:
@@ -291,7 +312,7 @@ class Search:
             yield "root", True, indices
         else:
             for n in indices:
-                yield "root", True, Fraction(n)
+                yield "root", True, n
         if x.denominator == 1 and 2 <= x.numerator <= MAX_EXPONENT:  # root(B, x)
             n = x.numerator
             if t >= 0 or n % 2:
@@ -300,7 +321,7 @@ class Search:
                     yield "root", False, v
 
     @staticmethod
-    def _indices(t: Fraction, x: Fraction) -> list[int] | str:
+    def _indices(t: Q, x: Q) -> list[int] | str:
         if t < 0 and x >= 0:
             return []
         if t in (0, 1):
@@ -329,34 +350,33 @@ class Search:
         if total in wanted:
             return self._any(key, False)
         for n in wanted:
-            found = self.reach(key, Fraction(n))
+            found = self.reach(key, n)
             if found is not None:
                 return found
         return None
 
-    def reach(self, key: Key, t: Fraction) -> Expr | None:
+    def reach(self, key: Key, t: Q) -> Expr | None:
         """An expression of the whole multiset `key` whose value is t, or None."""
         memo = (key, t)
         if memo in self._reach:
             return self._reach[memo]
         self._step()
         found: Expr | None = None
-        if len(key) <= 3:
+        if len(key) <= 3 or key in self._values:
             found = self.values(key).get(t)
         else:
             found = self._split_reach(key, t)
         self._reach[memo] = found
         return found
 
-    def _split_reach(self, key: Key, t: Fraction) -> Expr | None:
+    def _split_reach(self, key: Key, t: Q) -> Expr | None:
         for a, b in self.splits(key):
             for x, ex in self.values(a).items():
                 for op, x_left, want in self._wants(x, t):
                     self._step()
-                    if want in (_ANY, _NONZERO):
-                        eb = self._any(b, want == _NONZERO)
-                    elif isinstance(want, str):
-                        eb = self._whole(b, _RANGES[want])
+                    if type(want) is str:
+                        eb = (self._any(b, want == _NONZERO) if want in (_ANY, _NONZERO)
+                              else self._whole(b, _RANGES[want]))
                     elif not _fits(want):
                         continue
                     else:
@@ -364,6 +384,46 @@ class Search:
                     if eb is not None:
                         return (op, ex, eb) if x_left else (op, eb, ex)
         return None
+
+
+def _quick(search: Search, rest: Key, two_digit: Leaf | None, t: Q) -> Expr | None:
+    """The fast first look: an expression whose last operation joins two parts of at most
+    QUICK numbers each, found by looking up, for each value x of one part, the value the target
+    asks of the other among the small parts' values (an index by value), smaller parts first.
+    A part is coded as an int, four bits of count per distinct number, so that "a and b fit in
+    the pool together" is one addition and one mask."""
+    pool = Counter(rest + ((two_digit,) if two_digit else ()))
+    distinct = sorted(pool)
+    shift = {leaf: 4 * i for i, leaf in enumerate(distinct)}
+    bias = sum((7 - pool[leaf]) << shift[leaf] for leaf in distinct)
+    high = sum(8 << shift[leaf] for leaf in distinct)
+    by_size: dict[int, list[tuple[Key, int]]] = {}
+    for part in _sub_keys(tuple(sorted(pool.elements()))):
+        if 0 < len(part) <= QUICK:
+            by_size.setdefault(len(part), []).append(
+                (part, sum(1 << shift[leaf] for leaf in part)))
+    index: dict[Q, list[tuple[Key, int]]] = {}
+    seen: list[tuple[Key, int]] = []
+    for size in range(1, QUICK + 1):
+        new = by_size.get(size, [])
+        for part, code in new:
+            for v in search.values(part):
+                index.setdefault(v, []).append((part, code))
+        seen += new
+        for a, code_a in seen:  # pairs whose larger part has `size` numbers (and some again)
+            if two_digit and two_digit not in a and len(a) < size:
+                continue
+            for x, ex in search.values(a).items():
+                search._step()
+                for op, x_left, want in search._wants(x, t):
+                    if type(want) is str:
+                        continue
+                    for b, code_b in index.get(want, ()):
+                        if (len(a) == size or len(b) == size) and \
+                                not (code_a + code_b + bias) & high:
+                            eb = search.values(b)[want]
+                            return (op, ex, eb) if x_left else (op, eb, ex)
+    return None
 
 
 def combined_options(numbers: list[int]) -> list[tuple[int, int]]:
@@ -378,13 +438,18 @@ def decide(numbers: list[int], target: int, combine: bool = False,
     """Can some two or more of `numbers` compute `target`? With `combine`, one two-digit number
     may be made from two single-digit numbers first (it counts as one number, made of two)."""
     search = Search(budget)
-    t = Fraction(target)
+    t = target
     base: Key = tuple(sorted((v, "") for v in numbers))
     starts: list[tuple[Key, Leaf | None]] = [(base, None)]
     if combine:
         for a, b in combined_options(numbers):
             starts.append((_minus(base, ((a, ""), (b, ""))), (10 * a + b, f"{a}{b}")))
     try:
+        # many Keepers: a quick look first (it finds most equations at once), then every choice
+        for rest, two_digit in starts if len(numbers) >= QUICK_FROM else ():
+            found = _quick(search, rest, two_digit, t)
+            if found is not None:
+                return Decision("can", found, len(numbers), search.steps)
         for size in range(2, len(numbers) + 1):  # Keepers used, fewest first
             for rest, two_digit in starts:
                 pick = size - (2 if two_digit else 0)
