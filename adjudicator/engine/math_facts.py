@@ -6,7 +6,9 @@ rules_asp/ruling/goals_math.lp. For each number a Goal on the table may have (it
 or the one the players gave for it) this module hands the program the search's answer:
 
   math_decision(S,T,Mode,Answer,K)   seat S, target T, Mode plain (each Keeper its own number) or
-                                     combine (one two-digit number first, Combine Digits);
+                                     combine (one two-digit number first, Combine Digits), and
+                                     combine_two (two of them: written only when it can and one
+                                     cannot, for the ruling to say that a second would have done);
                                      Answer can | cannot | undecided; K the Keepers tried
   math_equation(S,T,Mode,Text,Cards) the witness of a `can`: the equation's left side in the usual
                                      notation and the Keepers it uses (a tuple of card ids)
@@ -32,10 +34,10 @@ MATH_RULES = "math_rules"
 COMBINE_DIGITS = "combine_digits"
 
 # decisions by (numbers, target, combine): a game's tables repeat them turn after turn
-_DECISIONS: Memo[tuple[tuple[int, ...], int, bool], Decision] = Memo(4096)
+_DECISIONS: Memo[tuple[tuple[int, ...], int, int], Decision] = Memo(4096)
 
 
-def decision(numbers: tuple[int, ...], target: int, combine: bool) -> Decision:
+def decision(numbers: tuple[int, ...], target: int, combine: int) -> Decision:
     key = (numbers, target, combine)
     found = _DECISIONS.get(key)
     if found is None:
@@ -58,22 +60,33 @@ def math_facts(state: TableState, game: Catalog, term: Callable[[str], str]) -> 
     for goal in state.goals:
         printed = game.get(goal).attrs.get("target") if goal in game else None
         targets.update(n for n in (printed, given.get(goal)) if isinstance(n, int))
-    modes = [("plain", False)] + ([("combine", True)] if COMBINE_DIGITS in state.rules else [])
+    modes = [("plain", 0)] + ([("combine", 1)] if COMBINE_DIGITS in state.rules else [])
     out: list[str] = []
     for target in sorted(targets):
         for mode, combine in modes:
             d = decision(numbers, target, combine)
-            out.append(f"math_decision({seat},{target},{mode},{d.status},{d.tried}).")
-            if d.witness is None:
-                continue
-            cards: list[str] = []
-            for leaf in leaves(d.witness):
-                digits = leaf[1:] if leaf[0] == "c" else (leaf[1],)
-                cards += [by_value[v] for v in digits]
-            cards.sort(key=lambda c: game.get(c).attrs["value"])  # shown smallest first
-            tuple_text = ",".join(term(c) for c in cards) + ("," if len(cards) == 1 else "")
-            text = equation_text(d.witness).replace("\\", "\\\\").replace('"', '\\"')
-            out.append(f'math_equation({seat},{target},{mode},"{text}",({tuple_text})).')
-            for card in dict.fromkeys(cards):
-                out.append(f"math_uses({seat},{target},{mode},{term(card)},{cards.count(card)}).")
+            out += _decision_facts(seat, target, mode, d, by_value, game, term)
+            if mode == "combine" and d.status == "cannot":
+                # would a second two-digit number have done? (FAQ 004-q5 allows only ONE)
+                two = decision(numbers, target, 2)
+                if two.status == "can":
+                    out += _decision_facts(seat, target, "combine_two", two, by_value, game, term)
+    return out
+
+
+def _decision_facts(seat: int, target: int, mode: str, d: Decision, by_value: dict[int, str],
+                    game: Catalog, term: Callable[[str], str]) -> list[str]:
+    out = [f"math_decision({seat},{target},{mode},{d.status},{d.tried})."]
+    if d.witness is None:
+        return out
+    cards: list[str] = []
+    for leaf in leaves(d.witness):
+        digits = leaf[1:] if leaf[0] == "c" else (leaf[1],)
+        cards += [by_value[v] for v in digits]
+    cards.sort(key=lambda c: game.get(c).attrs["value"])  # shown smallest first
+    tuple_text = ",".join(term(c) for c in cards) + ("," if len(cards) == 1 else "")
+    text = equation_text(d.witness).replace("\\", "\\\\").replace('"', '\\"')
+    out.append(f'math_equation({seat},{target},{mode},"{text}",({tuple_text})).')
+    for card in dict.fromkeys(cards):
+        out.append(f"math_uses({seat},{target},{mode},{term(card)},{cards.count(card)}).")
     return out

@@ -386,13 +386,13 @@ class Search:
         return None
 
 
-def _quick(search: Search, rest: Key, two_digit: Leaf | None, t: Q) -> Expr | None:
+def _quick(search: Search, numbers: Key, t: Q) -> Expr | None:
     """The fast first look: an expression whose last operation joins two parts of at most
     QUICK numbers each, found by looking up, for each value x of one part, the value the target
     asks of the other among the small parts' values (an index by value), smaller parts first.
     A part is coded as an int, four bits of count per distinct number, so that "a and b fit in
     the pool together" is one addition and one mask."""
-    pool = Counter(rest + ((two_digit,) if two_digit else ()))
+    pool = Counter(numbers)
     distinct = sorted(pool)
     shift = {leaf: 4 * i for i, leaf in enumerate(distinct)}
     bias = sum((7 - pool[leaf]) << shift[leaf] for leaf in distinct)
@@ -411,8 +411,6 @@ def _quick(search: Search, rest: Key, two_digit: Leaf | None, t: Q) -> Expr | No
                 index.setdefault(v, []).append((part, code))
         seen += new
         for a, code_a in seen:  # pairs whose larger part has `size` numbers (and some again)
-            if two_digit and two_digit not in a and len(a) < size:
-                continue
             for x, ex in search.values(a).items():
                 search._step()
                 for op, x_left, want in search._wants(x, t):
@@ -433,31 +431,37 @@ def combined_options(numbers: list[int]) -> list[tuple[int, int]]:
             if counts[a] and counts[b] and (a != b or counts[a] >= 2)]
 
 
-def decide(numbers: list[int], target: int, combine: bool = False,
+def decide(numbers: list[int], target: int, combine: int = 0,
            budget: int = DEFAULT_BUDGET) -> Decision:
-    """Can some two or more of `numbers` compute `target`? With `combine`, one two-digit number
-    may be made from two single-digit numbers first (it counts as one number, made of two)."""
+    """Can some two or more of `numbers` compute `target`? With `combine` (1, or True), one
+    two-digit number may be made from two single-digit numbers first (it counts as one number,
+    made of two); with 2, two such numbers (what Combine Digits does not allow: the ruling says
+    that a second one would have done)."""
     search = Search(budget)
     t = target
     base: Key = tuple(sorted((v, "") for v in numbers))
-    starts: list[tuple[Key, Leaf | None]] = [(base, None)]
-    if combine:
-        for a, b in combined_options(numbers):
-            starts.append((_minus(base, ((a, ""), (b, ""))), (10 * a + b, f"{a}{b}")))
+    starts: list[tuple[Key, tuple[Leaf, ...]]] = [(base, ())]
+    for _ in range(int(combine)):
+        more = []
+        for rest, made in starts:
+            for a, b in combined_options([v for v, digits in rest if not digits]):
+                leaf = (10 * a + b, f"{a}{b}")
+                if not made or leaf >= made[-1]:  # each set of two-digit numbers once
+                    more.append((_minus(rest, ((a, ""), (b, ""))), (*made, leaf)))
+        starts += [s for s in more if s not in starts]
     try:
         # many Keepers: a quick look first (it finds most equations at once), then every choice
-        for rest, two_digit in starts if len(numbers) >= QUICK_FROM else ():
-            found = _quick(search, rest, two_digit, t)
+        for rest, made in starts if len(numbers) >= QUICK_FROM else ():
+            found = _quick(search, rest + made, t)
             if found is not None:
                 return Decision("can", found, len(numbers), search.steps)
         for size in range(2, len(numbers) + 1):  # Keepers used, fewest first
-            for rest, two_digit in starts:
-                pick = size - (2 if two_digit else 0)
-                if pick < (1 if two_digit else 2):
+            for rest, made in starts:
+                pick = size - 2 * len(made)
+                if pick < 0 or pick + len(made) < 2:
                     continue
                 for sub in sorted(set(combinations(rest, pick))):
-                    key = tuple(sorted(sub + ((two_digit,) if two_digit else ())))
-                    found = search.reach(key, t)
+                    found = search.reach(tuple(sorted(sub + made)), t)
                     if found is not None:
                         return Decision("can", found, len(numbers), search.steps)
     except OutOfBudget:
