@@ -477,7 +477,7 @@ _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 def equation_text(expr: Expr) -> str:
     """An expression in the usual notation: ("pow", 1 + 1 + 1 + 2, 2) -> "(1 + 1 + 1 + 2)^2";
-    the n-th root of x is "ⁿ√x" (√ alone for 2)."""
+    the n-th root of x is "ⁿ√x" ("²√9": the index is one of the numbers used)."""
     kind = expr[0]
     if kind == "k":
         return str(expr[1])
@@ -485,12 +485,13 @@ def equation_text(expr: Expr) -> str:
         return f"{expr[1]}{expr[2]}"
     left, right = expr[1], expr[2]
     if kind == "root":
+        # the index is a Keeper's number too, so it is always written: ²√9 uses a Two
         index = right[1] if right[0] == "k" else None
-        sign = "√" if index == 2 else (str(index).translate(_SUPERSCRIPT) + "√" if index is not None
-                                       else f"({equation_text(right)})√")
+        sign = (str(index).translate(_SUPERSCRIPT) if index is not None
+                else f"({equation_text(right)})") + "√"
         return sign + _wrap(left, 4)
     if kind == "pow":
-        return f"{_wrap(left, 4)}^{_wrap(right, 4)}"
+        return f"{_wrap(left, 5)}^{_wrap(right, 4)}"  # (²√9)^2, not ²√9^2
     rank = _RANK[kind]
     if kind in ("plus", "times"):  # a chain of one commutative op: numbers first, smallest first
         terms = sorted(_chain(expr, kind), key=lambda e: (e[0] not in ("k", "c"),

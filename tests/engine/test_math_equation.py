@@ -14,7 +14,7 @@ def test_usual_notation() -> None:
     assert equation_text(("times", ("k", 4), ("plus", ("div", ("k", 2), ("k", 8)), ("k", 6)))) \
         == "4 × (6 + 2 / 8)"
     assert equation_text(("minus", ("k", 8), ("minus", ("k", 3), ("k", 1)))) == "8 − (3 − 1)"
-    assert equation_text(("root", ("k", 9), ("k", 2))) == "√9"
+    assert equation_text(("root", ("k", 9), ("k", 2))) == "²√9"
     assert equation_text(("root", ("plus", ("k", 6), ("k", 2)), ("k", 3))) == "³√(2 + 6)"
     assert equation_text(("plus", ("c", 1, 5), ("k", 10))) == "10 + 15"
 
