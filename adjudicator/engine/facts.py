@@ -20,6 +20,7 @@ from ..cards.catalog import Catalog, catalog_for
 from ..table.choices import EXTRA_TURNS, GOAL_NUMBERS, sub_hands
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import TableState
+from .math_facts import math_facts
 
 _CONSTANT = re.compile(r"[a-z][A-Za-z0-9_]*\Z")
 
@@ -113,6 +114,8 @@ def table_facts(state: TableState, game: Catalog) -> str:
     ]
     # the extension fields of plays (docs/PLAYS.md): extra_turns, sub_hands
     out += extension_facts(state, game)
+    # Math Fluxx: can the active player's Keepers compute a Goal's number (arithmetic only)
+    out += math_facts(state, game, term)
     if state.draw_pile is not None:
         out += [
             _fact("draw_pile", term(c), i)

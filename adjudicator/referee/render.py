@@ -108,8 +108,9 @@ class Context:
             name = self.player(sym)
             if name is not None:
                 return name
-        if _is_expression(sym):
-            return _infix(sym, top=True)
+        if sym.type == clingo.SymbolType.Function and sym.name == "" and sym.arguments:
+            # a tuple (the Keepers a Math Rules equation uses): each member, in order
+            return ", ".join(self.render(a, "", lang) for a in sym.arguments)
         card = self.card_id(sym)
         if card is not None:
             return self.catalog.get(card).ref(lang)
@@ -155,31 +156,6 @@ class Context:
     def card_json(self, card: str) -> dict[str, Any]:
         c = self.catalog.get(card)
         return {"card": card, "name": {"en": c.name_en, "zh": c.name_zh}}
-
-
-# Math Rules witnesses (goals.lp math_witness/3): e(Op, A, B) read as "A Op B"; e(root, X, Y) is
-# the Y-th root of X. Shown in ordinary notation in both languages.
-_INFIX = {"plus": "+", "minus": "−", "times": "×", "div": "÷", "pow": "^"}
-_ROOT_SIGN = {2: "√", 3: "∛", 4: "∜"}
-
-
-def _is_expression(sym: Atom) -> bool:
-    return (sym.type == clingo.SymbolType.Function and sym.name == "e"
-            and len(sym.arguments) == 3 and sym.arguments[0].type == clingo.SymbolType.Function)
-
-
-def _infix(sym: Atom, top: bool = False) -> str:
-    """A witness term as an expression: e(plus,4,e(times,3,7)) -> "4 + (3 × 7)"."""
-    if not _is_expression(sym):
-        return str(sym.number) if sym.type == clingo.SymbolType.Number else str(sym)
-    op, a, b = sym.arguments
-    if op.name == "root":
-        degree = b.number if b.type == clingo.SymbolType.Number else None
-        sign = _ROOT_SIGN.get(degree) if degree is not None else None
-        text = f"{sign}{_infix(a)}" if sign else f"{_infix(a)}^(1/{_infix(b)})"
-        return text if top or sign else f"({text})"
-    text = f"{_infix(a)} {_INFIX.get(op.name, op.name)} {_infix(b)}"
-    return text if top else f"({text})"
 
 
 def source_of(source_id: str) -> dict[str, str]:

@@ -140,6 +140,8 @@ UNKNOWN_VARIABLE = "Unknown Variable in Math"
 UNNAMED_CREEPER = ("if you have a Creeper not mentioned on the Goal you are trying to win "
                    "with, then it prevents you from winning")
 
+ONE_TWO_DIGIT = "You may only create ONE two-digit number"
+
 TABLE: dict[str, dict[str, str]] = {
     "action_not_modeled": {
         "rulebook:fluxxnomic-card-types":
@@ -355,7 +357,15 @@ TABLE: dict[str, dict[str, str]] = {
         "rulebook:math-rules": "Players do not win by matching the Goal in the usual manner.",
     },
     "math_rules_own_turn": {"faq:004-q1": MATH_OWN_TURN, "rulebook:math-rules": MATH_WIN},
-    "math_search_bound": {"faq:004-q2": POWERS, "rulebook:math-rules": MATH_WIN},
+    "math_no_equation": {"faq:004-q2": POWERS, "rulebook:math-rules": MATH_WIN,
+                         "faq:004-q5": ONE_TWO_DIGIT},
+    "math_one_two_digit_number": {"faq:004-q5": ONE_TWO_DIGIT},
+    "math_rules_goal_drawn": {
+        "rulebook:math-rules":
+            ("the player who would have won draws 3 cards, the Goal is discarded, and the game "
+             "continues"),
+    },
+    "action_resolved_by_name": {"rulebook:actions": "then place it on the discard pile"},
     "may_answer": {
         "faq:002-43": COUNTER_NO_PLAY,
         "faq:002-62": EITHER_SIDE,
