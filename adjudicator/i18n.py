@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import g, has_request_context, request
 
+from .cards.catalog import PHASE_GAMES
 from .messages import fill
 from .resources import read_yaml
 
@@ -50,9 +51,6 @@ def current_lang() -> str:
     return g.lang
 
 
-# Games that count in phases and cycles instead of turns (Fluxxnomic, seed 003): their pages
-# say 阶段 / phase where the others say 回合 / turn
-PHASE_GAMES = frozenset({"fluxxnomic"})
 PHASE = "@phase"
 
 

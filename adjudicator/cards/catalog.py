@@ -24,6 +24,9 @@ from ..resources import faq_dir
 EDITIONS = ("fluxx", "math", "fluxxnomic")
 EXPANSIONS = ("creepers", "surprises")
 CATALOG_NAMES = EDITIONS + EXPANSIONS
+# Editions whose play counts in phases and cycles instead of turns (Fluxxnomic, seed 003): what
+# players read says 阶段 / phase where the others say 回合 / turn
+PHASE_GAMES = frozenset({"fluxxnomic"})
 CARD_TYPES = ("basic_rules", "new_rule", "meta_rule", "goal", "keeper", "action", "creeper",
               "surprise", "promo")
 # Expansions only exist for the rulebook deck (docs/FORMATS.md: they add to a fluxx game).

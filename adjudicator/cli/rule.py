@@ -48,5 +48,5 @@ def run_rule(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(ruling, ensure_ascii=False, indent=2))
     else:
-        print(ruling_text(ruling, args.lang))
+        print(ruling_text(ruling, args.lang, state.edition))
     return 0 if ruling.get("ok") else 1

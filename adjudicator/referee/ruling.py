@@ -12,7 +12,7 @@ from typing import Any
 
 import clingo
 
-from ..cards.catalog import Catalog, any_card, catalog_for
+from ..cards.catalog import PHASE_GAMES, Catalog, any_card, catalog_for
 from ..engine.facts import catalog_text, table_facts
 from ..engine.solve import Solution
 from ..engine.speed import batch
@@ -199,8 +199,10 @@ def play_of(move: dict[str, Any]) -> dict[str, Any]:
     return play
 
 
-def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:
-    """A plain-text view of a ruling for the command line (messages/text_view.yaml)."""
+def ruling_text(ruling: dict[str, Any], lang: str = "en", edition: str | None = None) -> str:
+    """A plain-text view of a ruling for the command line (messages/text_view.yaml); a table
+    of `edition` Fluxxnomic counts in phases (its moves' KIND@phase labels)."""
+    phases = edition in PHASE_GAMES
     def say(key: str, **fields: Any) -> str:
         return text("text_view", key, lang, **fields)
 
@@ -234,9 +236,9 @@ def ruling_text(ruling: dict[str, Any], lang: str = "en") -> str:
     lines.append("")
     lines.append(say("legal_moves"))
     for m in ruling["legal_moves"]:
-        lines.append(say("move_line", player=m["player"], move=_move_words(m, lang)))
+        lines.append(say("move_line", player=m["player"], move=_move_words(m, lang, phases)))
     for m in ruling.get("not_yet", []):
-        lines.append(say("not_yet_line", player=m["player"], move=_move_words(m, lang),
+        lines.append(say("not_yet_line", player=m["player"], move=_move_words(m, lang, phases),
                          reason=m["reason"][lang]))
     lines.append("")
     lines.append(say("findings"))
@@ -263,9 +265,13 @@ def _card_words(card: str, lang: str) -> str:
     return found.ref(lang) if found else card
 
 
-def _move_words(move: dict[str, Any], lang: str) -> str:
-    """A legal move in words: its kind and what it names (card, count, chooser)."""
-    en, zh = MOVE_LABELS.get(move["kind"], (move["kind"], move["kind"]))
+def _move_words(move: dict[str, Any], lang: str, phases: bool = False) -> str:
+    """A legal move in words: its kind and what it names (card, count, chooser); in a game of
+    phases, the kind's KIND@phase label where it has one."""
+    kind = move["kind"]
+    if phases and kind + "@phase" in MOVE_LABELS:
+        kind += "@phase"
+    en, zh = MOVE_LABELS.get(kind, (kind, kind))
     parts = [zh if lang == "zh" else en]
     if "name" in move:
         parts.append(card_ref(move["name"][lang], lang))

@@ -195,6 +195,19 @@ def _cli(capsys, *argv: str) -> tuple[str, str]:
     return captured.out, captured.err
 
 
+def test_the_command_line_counts_fluxxnomic_in_phases(capsys, tmp_path) -> None:
+    import json
+    table = tmp_path / "t.json"
+    table.write_text(json.dumps({
+        "edition": "fluxxnomic", "active": "Ann",
+        "players": [{"name": "Ann", "hand": ["Sun"]}, {"name": "Bo", "hand_size": 2}]}),
+        encoding="utf-8")
+    zh, _ = _cli(capsys, "rule", str(table), "--lang", "zh")
+    en, _ = _cli(capsys, "rule", str(table))
+    assert "Ann：结束本阶段" in zh and "结束回合" not in zh
+    assert "Ann: end the phase" in en and "end the turn" not in en
+
+
 def test_the_chinese_command_line_prints_no_raw_keys(capsys, tmp_path) -> None:
     import json
     table = tmp_path / "t.json"
