@@ -120,6 +120,17 @@ def test_a_card_named_by_hand_in_a_message_has_its_current_name() -> None:
     assert "接着玩" in names and "继续前进" not in names  # the check reads the current names
 
 
+def test_no_card_name_is_set_off_by_other_quotes() -> None:
+    """A card's name in Chinese stands in 「」, in the project's FAQ and rulebook Chinese too, never
+    in “” (those are kept for words quoted from a text)."""
+    names = _card_names_zh()
+    texts = [(p.name, p.read_text(encoding="utf-8"))
+             for p in sorted((ROOT / "faq" / "annotations").glob("*.yaml"))] + _zh_texts()
+    quoted = [(where, q) for where, text in texts
+              for q in re.findall(r"“([^”]{1,20})”", text) if q in names]
+    assert not quoted
+
+
 def test_the_check_sees_a_half_width_colon_and_a_bare_name() -> None:
     assert re.search(r"[:,()=]", _NOT_PROSE.sub("", "牌库: {n}"))
     assert not re.search(r"[:,()=]", _NOT_PROSE.sub("", "请发送 {{\"players\": [...]}}。"))
