@@ -390,18 +390,19 @@ def _quick(search: Search, numbers: Key, t: Q) -> Expr | None:
     """The fast first look: an expression whose last operation joins two parts of at most
     QUICK numbers each, found by looking up, for each value x of one part, the value the target
     asks of the other among the small parts' values (an index by value), smaller parts first.
-    A part is coded as an int, four bits of count per distinct number, so that "a and b fit in
-    the pool together" is one addition and one mask."""
+    A part is coded as an int, eight bits of count per distinct number, so that "a and b fit in
+    the pool together" is one addition and one mask (for up to 127 equal numbers)."""
     pool = Counter(numbers)
     distinct = sorted(pool)
-    shift = {leaf: 4 * i for i, leaf in enumerate(distinct)}
-    bias = sum((7 - pool[leaf]) << shift[leaf] for leaf in distinct)
-    high = sum(8 << shift[leaf] for leaf in distinct)
+    shift = {leaf: 8 * i for i, leaf in enumerate(distinct)}
+    bias = sum((127 - pool[leaf]) << shift[leaf] for leaf in distinct)
+    high = sum(128 << shift[leaf] for leaf in distinct)
+    elements = tuple(sorted(pool.elements()))
     by_size: dict[int, list[tuple[Key, int]]] = {}
-    for part in _sub_keys(tuple(sorted(pool.elements()))):
-        if 0 < len(part) <= QUICK:
-            by_size.setdefault(len(part), []).append(
-                (part, sum(1 << shift[leaf] for leaf in part)))
+    for size in range(1, QUICK + 1):  # only the small parts: not every sub-multiset of the pool
+        for part in sorted(set(combinations(elements, size))):
+            search._step()
+            by_size.setdefault(size, []).append((part, sum(1 << shift[leaf] for leaf in part)))
     index: dict[Q, list[tuple[Key, int]]] = {}
     seen: list[tuple[Key, int]] = []
     for size in range(1, QUICK + 1):
@@ -449,24 +450,37 @@ def decide(numbers: list[int], target: int, combine: int = 0,
                 if not made or leaf >= made[-1]:  # each set of two-digit numbers once
                     more.append((_minus(rest, ((a, ""), (b, ""))), (*made, leaf)))
         starts += [s for s in more if s not in starts]
+    quick: Expr | None = None
     try:
-        # many Keepers: a quick look first (it finds most equations at once), then every choice
+        # many Keepers: a quick look first (it finds most equations at once); then every choice
+        # of fewer Keepers than it used, fewest first, so that the witness uses as few as any
         for rest, made in starts if len(numbers) >= QUICK_FROM else ():
-            found = _quick(search, rest + made, t)
-            if found is not None:
-                return Decision("can", found, len(numbers), search.steps)
-        for size in range(2, len(numbers) + 1):  # Keepers used, fewest first
+            quick = _quick(search, rest + made, t)
+            if quick is not None:
+                break
+        most = len(numbers) if quick is None else keepers_used(quick) - 1
+        for size in range(2, most + 1):  # Keepers used, fewest first
             for rest, made in starts:
                 pick = size - 2 * len(made)
                 if pick < 0 or pick + len(made) < 2:
                     continue
                 for sub in sorted(set(combinations(rest, pick))):
+                    search._step()
                     found = search.reach(tuple(sorted(sub + made)), t)
                     if found is not None:
                         return Decision("can", found, len(numbers), search.steps)
     except OutOfBudget:
+        if quick is not None:  # an equation was found: the search for a shorter one ran out
+            return Decision("can", quick, len(numbers), search.steps)
         return Decision("undecided", None, len(numbers), search.steps)
+    if quick is not None:
+        return Decision("can", quick, len(numbers), search.steps)
     return Decision("cannot", None, len(numbers), search.steps)
+
+
+def keepers_used(expr: Expr) -> int:
+    """How many Keepers an expression uses (a two-digit number of Combine Digits uses two)."""
+    return sum(2 if leaf[0] == "c" else 1 for leaf in leaves(expr))
 
 
 # ---- the equation as text -----------------------------------------------------------------------

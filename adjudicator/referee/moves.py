@@ -166,8 +166,8 @@ def _json_size(value: Any) -> int:
 
 def _within_size(outcomes: list[Outcome], game: Catalog) -> tuple[list[Outcome], bool]:
     """The outcomes whose JSON fits MAX_OUTCOME_BYTES together, in order (the first always),
-    each ruled (`ruling_for`) where it is not yet, and whether any was left out: the outcomes
-    past the budget are never ruled."""
+    each ruled where it is not yet, and whether any was left out. Outcomes are ruled together,
+    batch.MAX_BATCH at a time (`_rule`): those of the chunks past the budget are never ruled."""
     kept: list[Outcome] = []
     size = 0
     for start in range(0, len(outcomes), batch.MAX_BATCH):

@@ -110,7 +110,8 @@ class Context:
                 return name
         if sym.type == clingo.SymbolType.Function and sym.name == "" and sym.arguments:
             # a tuple (the Keepers a Math Rules equation uses): each member, in order
-            return ", ".join(self.render(a, "", lang) for a in sym.arguments)
+            return ("、" if lang == "zh" else ", ").join(
+                self.render(a, "", lang) for a in sym.arguments)
         card = self.card_id(sym)
         if card is not None:
             return self.catalog.get(card).ref(lang)

@@ -1,18 +1,18 @@
 """Players' names as the referee compares them (docs/FORMATS.md, "Players").
 
 A name is data: it never reaches the rules program (engine/facts.py writes seats), and two names
-are the same player when they read the same. So a name is kept in Unicode's composed form (NFC:
-"Zoë" typed as e + combining diaeresis is the same name as "Zoë" typed as one character), every
+are the same player when they read the same. So a name is kept in Unicode's composed form ("Zoë"
+typed as e + combining diaeresis is the same name as "Zoë" typed as one character), every
 reference to a player (`active`, a link's or a sub-hand's `player`, a play's player, the choices)
 is compared in that form, and a name may hold no character that shows nothing or breaks a line:
 control characters, format characters (zero-width space and joiners, direction marks, the byte
 order mark), line and paragraph separators, lone surrogates, private-use and unassigned code
 points, and the few letters and marks that draw nothing (Hangul fillers, variation selectors).
 
-Spaces show only as a gap: a name is kept with its spaces of every width (no-break, ideographic,
-em) as one plain space between words, none at either end ("Ann " and "Ann" are one name). Two
-players may not have names that differ only in the width of their letters either ("Ann" and
-"Ａnn": `look_alike`, Unicode's compatibility form, NFKC), which reads the same at a table.
+Names that read the same at a table are one name, wherever a player is named: a name is kept in
+Unicode's compatibility form (NFKC: full-width letters as plain ones, "Ａnn" is "Ann"), and with
+its spaces of every width (no-break, ideographic, em) as one plain space between words, none at
+either end ("Ann " and "Ann" are one name).
 """
 
 from __future__ import annotations
@@ -40,18 +40,12 @@ def invisible(name: str) -> tuple[int, str] | None:
 
 
 def canonical(name: Any) -> Any:
-    """A name in the form the referee keeps and compares (NFC, spaces as one plain space
+    """A name in the form the referee keeps and compares (NFKC, spaces as one plain space
     between words); anything else as given."""
     if not isinstance(name, str):
         return name
     if not name.isascii():
-        name = unicodedata.normalize("NFC", name)
+        name = unicodedata.normalize("NFKC", name)
         name = "".join(" " if unicodedata.category(c) == "Zs" else c for c in name)
     return name if name.strip(" ") == name and "  " not in name else " ".join(
         part for part in name.split(" ") if part)
-
-
-def look_alike(name: str) -> str:
-    """What two names that read the same at a table have in common: the compatibility form
-    (NFKC) of the kept name, e.g. full-width letters as plain ones."""
-    return name if name.isascii() else unicodedata.normalize("NFKC", name)

@@ -32,7 +32,7 @@ from .choices import (
     normalize_choices,
     unknown_choice_key,
 )
-from .names import canonical, invisible, look_alike
+from .names import canonical, invisible
 from .schema import (  # noqa: F401  (the bounds, for the reader's callers)
     MAX_COUNT,
     MAX_DEPTH,
@@ -468,11 +468,10 @@ def _players(r: _Reader, value: Any) -> list[Player]:
             name = f"#{i}"
         else:
             name = canonical(name)  # the same name typed either way is one name (names.py)
-            if look_alike(name) in seen:
-                r.error(path + "/name", "duplicate_player", name=name,
-                        other=seen[look_alike(name)])
+            if name in seen:
+                r.error(path + "/name", "duplicate_player", name=name, other=seen[name])
             else:
-                seen[look_alike(name)] = i
+                seen[name] = i
         players.append(_player(r, raw, path, name))
     return players
 

@@ -150,8 +150,8 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "name": {"type": "string", "maxLength": MAX_NAME, "pattern": r"\S",
                      "description": "unique; no control, invisible or line-breaking "
-                                    "character; kept and compared in Unicode NFC with its "
-                                    "spaces as one plain space; unique as it reads (NFKC) "
+                                    "character; kept and compared in Unicode NFKC with its "
+                                    "spaces as one plain space "
                                     "(the reader checks these: adjudicator/table/names.py)",
                      MESSAGES: {"pattern": "player_name_blank", "maxLength": "player_name_long"}},
             "hand": _cards("the cards in hand; \"?\" for a card there but unknown"),

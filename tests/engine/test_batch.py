@@ -225,7 +225,8 @@ def test_a_program_not_yet_built_is_built_in_the_background(monkeypatch) -> None
     assert len(tables) == 2
     jobs = [batch._Job(facts, game) for facts in tables]
     batch._run(jobs)  # not built yet: each table alone, at once
-    assert all("batch" not in job.result().stats for job in jobs)
+    # (a table alone past its share under load is ruled again by its caller: _settle)
+    assert all("batch" not in batch._settle(job).stats for job in jobs)
     deadline = time.monotonic() + 60
     while not batch._ready(game):
         assert time.monotonic() < deadline, "the background build never finished"
@@ -346,3 +347,13 @@ def test_batches_switched_off_rule_each_table_alone(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(batch._COMBINER, "solve", lambda *args: ruled.append("combined"))
     solution = batch.solve(facts, *game)
     assert not ruled and {str(s) for s in solution.symbols} == alone(facts, game)
+
+
+def test_one_callers_tables_do_not_raise_the_count_to_wait_for() -> None:
+    """A batch of one caller's tables (solve_all) says nothing of how many callers will come
+    back: the next batch waits for no more callers than concurrent ones were (LINGER)."""
+    game = ("fluxx", ())
+    batch.tagged_program(*game)
+    combiner = batch._Combiner()
+    combiner.solve_all((GAMES[game] * 3)[:5], *game)
+    assert combiner._expect == 1

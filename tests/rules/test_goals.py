@@ -184,3 +184,26 @@ def test_math_rules_examples(keepers: list[str], goal: str, rules: list[str],
                              expected: bool) -> None:
     atoms = rule(math_state(keepers, rules, goal))
     assert (winners(atoms) == [0]) is expected
+
+
+def test_an_undecided_computation_neither_wins_nor_draws_3(monkeypatch) -> None:
+    """Ann matches Century (100) in the usual manner (One, Zero, Zero) under Math Rules; with a
+    search that cannot finish, the ruling says undecided and applies neither the win nor Math
+    Rules' draw of 3 (rules_asp/ruling/goals_math.lp, math_unknown)."""
+    from adjudicator.engine import math_facts
+    from adjudicator.engine.math_search import Decision
+    from adjudicator.referee.ruling import ruling_for
+
+    def undecided(numbers: tuple[int, ...], target: int, combine: int) -> Decision:
+        return Decision("undecided", None, len(numbers), 0)
+
+    monkeypatch.setattr(math_facts, "decision", undecided)
+    ann = {"name": "Ann", "hand": [], "keepers": ["One", "Zero", "Zero"]}
+    state = parse_state({"edition": "math", "active": "Ann", "rules": ["Math Rules"],
+                         "goals": ["Century"], "players": [ann, {"name": "Bo", "hand_size": 2}]})
+    ruling = ruling_for(state)
+    keys = {f["key"] for f in ruling["findings"]}
+    assert "math_undecided" in keys
+    assert not keys & {"math_rules_no_digit_win", "math_rules_draw_3", "goal_met_math"}
+    assert ruling["winner"] is None
+    assert not [m for m in ruling["legal_moves"] if m.get("at_once")]

@@ -170,6 +170,12 @@ def test_spaces_in_a_name_are_kept_as_one_plain_space_and_references_match() -> 
     assert read_play(state, {"kind": "end_turn", "player": "Ann\u00a0Lee"})
 
 
+def test_a_full_width_name_is_the_plain_name_wherever_it_is_named() -> None:
+    state = parse_state(named("\uff21nn", "Bo", active="Ann"))
+    assert state.players[0].name == "Ann" and state.active == "Ann"
+    assert read_play(state, {"kind": "end_turn", "player": "\uff21nn"})
+
+
 def test_a_name_is_kept_composed_and_every_reference_matches_it() -> None:
     state = parse_state({**named("Zoe\u0308", "Bo", active="Zo\u00eb"),
                          "pending": [{"player": "Zoe\u0308", "card": "Jackpot"}]})

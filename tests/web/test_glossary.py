@@ -85,3 +85,28 @@ def test_the_check_finds_a_banned_variant() -> None:
     """The scan itself can fail: a template saying 抓牌堆 and 满足了目标 is caught twice."""
     found = violations(ROOT / "templates" / "probe.html", "<p>抓牌堆：30；Ann满足了目标。</p>")
     assert len(found) == 2 and "牌库" in found[0], found
+
+
+def _project_chinese(card: dict) -> list[tuple[str, str]]:
+    """The Chinese of a catalog card that is the project's own (its name or text marked
+    project_translation, and the project's notes): the seeds' own wording is kept as it is."""
+    provenance = card.get("provenance") or {}
+    out = [(f"{card['id']}.{field}", card[field]["zh"]) for field in ("name", "text")
+           if provenance.get(f"{field}_zh") == "project_translation" and card.get(field)]
+    # a note's “quotes” are the source's own words
+    out += [(f"{card['id']}.note", re.sub(r"“[^”]*”", "", note["zh"]))
+            for note in card.get("notes") or [] if note.get("zh") and "（本项目注）" in note["zh"]]
+    return out
+
+
+CATALOGS = sorted((ROOT / "faq" / "catalogs").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.name)
+def test_the_project_chinese_of_the_cards_follows_the_glossary(path: Path) -> None:
+    import json
+    cards = json.loads(path.read_text(encoding="utf-8"))["cards"]
+    found = [f"{where}: {m.group(0)!r} (say {GLOSSARY['terms'][concept]['zh']})"
+             for card in cards for where, zh in _project_chinese(card)
+             for concept, pattern in banned_patterns() for m in pattern.finditer(zh)]
+    assert not found, "\n".join(found)

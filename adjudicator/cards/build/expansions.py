@@ -181,7 +181,7 @@ def build_surprises() -> dict[str, Any]:
         "remarks": [{
             "en": "The FAQ's own rulings on Surprise timing, counter-Surprise chains, play counts "
                   "and paradoxes are in seed 002.",
-            "zh": "FAQ 中关于意外卡时机、反制链、出牌计数和悖论的裁定见种子 002。（本项目译文）",
+            "zh": "FAQ 中关于意外卡时机、反制链、出牌计数和悖论的裁定见资料 002。（本项目译文）",
         }],
         "cards": cards,
     }

@@ -208,44 +208,45 @@ FLUXX_QUIRKS: dict[str, list[dict[str, Any]]] = {
     "double_agenda": [quirk(
         "The seed's English reads \"causes this carded to be discarded\" (a typo for \"card\"). "
         "Kept verbatim.",
-        "种子英文写作“causes this carded to be discarded”（card 的笔误）。原文照录。（本项目注）",
+        "资料英文写作“causes this carded to be discarded”（card 的笔误）。原文照录。（本项目注）",
     )],
     "draw_3_play_2_of_them": [quirk(
         "The seed writes the name \"Draw, 3, Play 2 of them\" (a stray comma); the card is "
         "Draw 3, Play 2 of Them, as the Math Fluxx rulebook spells it, and that is the name "
         "shown. Both spellings are accepted.",
-        "种子把英文卡名写作“Draw, 3, Play 2 of them”（多了一个逗号）；卡名应为 Draw 3, Play 2 "
+        "资料把英文卡名写作“Draw, 3, Play 2 of them”（多了一个逗号）；卡名应为 Draw 3, Play 2 "
         "of Them（数学 Fluxx 规则书的写法），显示的就是这个名字。两种写法都可识别。（本项目注）",
     )],
     "trash_a_new_rule": [quirk(
         "The seed's card list names it 弃一张新规则 but its card details 取消一张新规则; the list"
         "'s "
         "name is used, both are accepted.",
-        "种子的卡牌列表译作“弃一张新规则”，卡片详述译作“取消一张新规则”；采用列表的译名，两者均可"
+        "资料的“卡牌列表”译作“弃一张新规则”，“卡片详述”译作“取消一张新规则”；采用列表的译名，两者均可"
         "识别。"
         "（本项目注）",
     )],
     "appliances": [quirk(
         "The seed's card details write this card's heading as \"家用电器 Appliances\", without "
         "the parentheses the other cards have.",
-        "种子卡片详述中此卡标题写作“家用电器 Appliances”，没有其他卡片的括号格式。（本项目注）",
+        "资料的“卡片详述”中，此卡标题写作“家用电器 Appliances”，不像其他卡牌那样用括号。"
+        "（本项目注）",
     )],
     "empty_the_trash": [quirk(
         "The seed's card details give this card's English text before its Chinese text.",
-        "种子卡片详述中此卡先列英文、后列中文。（本项目注）",
+        "资料的“卡片详述”中，此卡先列英文、后列中文。（本项目注）",
     )],
     "basic_rules": [quirk(
         "The seed's Basic Rules card also carries the texts of Draw 1 (抓1张牌) and Play 1 "
         "(出1张牌), and a back side in Chinese only; they are part of the card's text and are "
         "also listed in attrs.parts.",
-        "种子中的基本规则卡还带有“抓1张牌”（Draw 1）和“出1张牌”（Play 1）的文字，以及只有中文的背"
+        "资料中的基本规则卡还带有“抓1张牌”（Draw 1）和“出1张牌”（Play 1）的文字，以及只有中文的背"
         "面；"
         "它们属于此卡文字，也列在 attrs.parts 中。（本项目注）",
     )],
     "join_the_fluxx_fan_club": [quirk(
         "The seed gives no text for this promo card: it says 这张卡不译 (\"this card is not "
         "translated\"), and no English text either. The card's text is missing from the sources.",
-        "种子没有给出此宣传卡的文字：只写“这张卡不译”，也没有英文原文。来源中缺少此卡文字。（本项"
+        "资料没有给出此宣传卡的文字：只写“这张卡不译”，也没有英文原文。来源中缺少此卡文字。（本项"
         "目注）",
     )],
 }
@@ -322,14 +323,14 @@ def build_fluxx() -> dict[str, Any]:
         })
     return {
         "edition": "fluxx", "kind": "edition",
-        "title": {"en": "Fluxx (the rulebook deck of seed 000)", "zh": "Fluxx（种子 000 的规则书卡"
+        "title": {"en": "Fluxx (the rulebook deck of seed 000)", "zh": "Fluxx（规则书卡"
                                                                        "组）"},
         "source": {"seed": "000", "file": SEED_000},
         "headers": headers,
         "remarks": [{
             "en": "The seed's details end with a forum footer, kept here and not in any card: "
                   + " ".join(parsed["trailer"]),
-            "zh": "种子卡片详述末尾是论坛的编辑记录，保留于此，不属于任何卡片："
+            "zh": "资料的“卡片详述”末尾是论坛的编辑记录，保留于此，不属于任何卡牌："
                   + " ".join(parsed["trailer"]),
         }],
         "cards": cards,

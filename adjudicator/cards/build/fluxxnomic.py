@@ -48,7 +48,7 @@ ZH: dict[str, tuple[str, str | None]] = {
     "play_all": ("出光手牌", "如果玩家选择在某个阶段出牌，他必须打出手中的每一张牌。"),
     "nice_try": ("想得美", "下一次有玩家完成目标卡上的要求时，立即弃掉这张卡和该目标。尽管有相反的"
                         "规则，"
-                          "满足目标要求的玩家不会获胜。"),
+                          "达成目标的玩家不会获胜。"),
 }
 
 TYPE_ZH = {
@@ -120,7 +120,7 @@ def build_fluxxnomic() -> dict[str, Any]:
                     "kind": "seed_quirk",
                     "en": "The seed heads the Action table \"The following table describes the "
                           "possible goal cards.\" (a typo: its cards are Actions).",
-                    "zh": "种子把行动卡表格的标题写成“The following table describes the possible "
+                    "zh": "资料把行动卡表格的标题写成“The following table describes the possible "
                           "goal cards.”（笔误：表中是行动卡）。（本项目注）",
                 })
             if keeper:
@@ -134,7 +134,7 @@ def build_fluxxnomic() -> dict[str, Any]:
     return {
         "edition": "fluxxnomic", "kind": "edition",
         "title": {"en": "Fluxxnomic (seed 003)",
-                  "zh": "Fluxx 诺米克变体（种子 003）（本项目译名）"},
+                  "zh": "Fluxxnomic（资料 003）（本项目译名）"},
         "source": {"seed": "003", "file": SEED_003},
         "copies_unlimited": True,
         "headers": _type_table(lines),
@@ -142,14 +142,14 @@ def build_fluxxnomic() -> dict[str, Any]:
             {"en": "The seed heads its Action table \"The following table describes the possible "
                    "goal cards.\", the same words as the Goal table: a typo of the seed. The cards "
                    "of that table are Actions (they are done, then discarded).",
-             "zh": "种子的行动卡表格标题写作“The following table describes the possible goal cards"
+             "zh": "资料的行动卡表格标题写作“The following table describes the possible goal cards"
                    ".”，"
-                   "与目标卡表格相同：这是种子的笔误。该表中的卡是行动卡。（本项目注）"},
+                   "与目标卡表格相同：这是资料的笔误。该表中的卡是行动卡。（本项目注）"},
             {"en": "Fluxxnomic has no deck: a drawn card is made at random (seed 003, Cards), and "
                    "a "
                    "Goal asks for 6 Books. Copies are therefore unlimited; `copies` is 1 by "
                    "convention and is not a limit.",
-             "zh": "Fluxx 诺米克变体没有牌库：抓牌时随机生成一张牌（种子 003“Cards”一节），且有目"
+             "zh": "Fluxxnomic 没有牌库：抓牌时随机生成一张牌（资料 003“Cards”一节），且有目"
                    "标要求"
                    "6本书。因此张数不限；copies 按惯例记为1，并非上限。（本项目注）"},
             {"en": "Chinese names and texts of this edition are the project's translation.",

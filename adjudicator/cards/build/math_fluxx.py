@@ -161,7 +161,7 @@ def _texts(text: str) -> dict[str, dict[str, Any]]:
     return {
         "basic_rules": {
             "en": "\n".join(basic),
-            "zh": "起始3张手牌。\n每轮抓1张牌。\n每轮出1张牌。",
+            "zh": "起始3张手牌。\n每回合抓1张牌。\n每回合出1张牌。",
             "provenance": {"text_en": "seed", "section": "Types of Cards / The Basic Rules Card",
                            "remark": "the Math Fluxx rulebook: the Basic Rules card \"reads:\" "
                                      "these three lines"},
@@ -257,7 +257,7 @@ def build_math() -> dict[str, Any]:
     printed = {g["group"]: g["header_count"] for g in groups}
     return {
         "edition": "math", "kind": "edition",
-        "title": {"en": "Math Fluxx (seed 004)", "zh": "数学 Fluxx（种子 004）（本项目译名）"},
+        "title": {"en": "Math Fluxx (seed 004)", "zh": "数学 Fluxx（资料 004）（本项目译名）"},
         "source": {"seed": "004", "file": SEED_004},
         "counts": {"listed": listed, "headers": printed,
                    "total_listed": sum(listed.values()),
@@ -267,15 +267,15 @@ def build_math() -> dict[str, Any]:
                    "cards but the listed multiplicities add to 26; the Actions heading says 16 "
                    "cards but 21 names are listed. The listed cards add to 100, the box total the "
                    "seed states, so the catalog follows the lists.",
-             "zh": "种子自身的数目与其列表不符：所有物标题写27张，但所列数量合计26张；行动卡标题写"
+             "zh": "资料自身的数目与其列表不符：所有物标题写27张，但所列数量合计26张；行动卡标题写"
                    "16张，但"
-                   "列出了21个名字。所列卡片合计100张，与种子所说的总数一致，因此本目录以列表为准。"
+                   "列出了21个名字。所列卡牌合计100张，与资料所说的总数一致，因此本目录以列表为准。"
                    "（本项目注）"},
             {"en": "The seed prints the text of only the Basic Rules and the two Meta Rules; Play "
                    "All But 1 is quoted in FAQ 002-40. Every other card's text is missing from the "
                    "sources and is left empty (text null, provenance text_en \"missing\").",
-             "zh": "种子只给出了基本规则和两张元规则的文字；“出到只剩1张”的文字引自 FAQ 002-40。其"
-                   "他卡片"
+             "zh": "资料只给出了基本规则和两张元规则的文字；“出到只剩1张”的文字引自 FAQ 002-40。其"
+                   "他卡牌"
                    "的文字在来源中缺失，留空（text 为 null，provenance text_en 为 “missing”）。（"
                    "本项目注）"},
             {"en": "Chinese names and texts of this edition are the project's translation.",

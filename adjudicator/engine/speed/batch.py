@@ -340,6 +340,8 @@ class _Job:
     # ruled again alone by its caller, outside the slot, within `budget` seconds (see _run)
     retry: bool = False
     budget: float | None = None
+    # queued with others of one caller (solve_all): no sign of how many callers to expect
+    together: bool = False
 
     def result(self) -> solving.Solution:
         if self.error is not None:
@@ -440,7 +442,7 @@ class _Combiner:
         """The solutions of tables one caller needs together, queued at once: they are ruled
         in the batches this caller (or another) grounds, MAX_BATCH tables at a time."""
         game = (edition, tuple(sorted(set(expansions))))
-        jobs = [_Job(text, game, common) for text in facts]
+        jobs = [_Job(text, game, common, together=True) for text in facts]
         with self._cv:
             self._queue.extend(jobs)
         for job in jobs:
@@ -488,7 +490,9 @@ class _Combiner:
             finally:
                 with self._cv:
                     self._running -= 1
-                    self._expect = len(batch) + len(self._queue)
+                    # the callers of this batch and those queued meanwhile come back together
+                    # under steady load; one caller's tables queued together (solve_all) do not
+                    self._expect = max(1, sum(not j.together for j in [*batch, *self._queue]))
                     self._cv.notify_all()
 
 
@@ -523,7 +527,10 @@ def solve_all(facts: Sequence[str], edition: str, expansions: Iterable[str] = ()
     threads ask for meanwhile; a table of more than MAX_BATCH_FACTS fact lines alone. Each
     solution is the one `solve` gives its table (a batch that cannot stand for its tables is
     ruled again table by table, as for concurrent callers)."""
-    if not batching() or len(facts) < 2:
+    game = (edition, tuple(sorted(set(expansions))))
+    # before the renamed program is built (_ready builds it in the background), each table alone,
+    # as concurrent callers are: never several lone groundings in one turn of the slot
+    if not batching() or len(facts) < 2 or not _ready(game):
         return [solve(text, edition, expansions, common) for text in facts]
     small = {i for i, text in enumerate(facts) if text.count("\n") <= MAX_BATCH_FACTS}
     together = iter(_COMBINER.solve_all([facts[i] for i in sorted(small)], edition, expansions,
