@@ -662,8 +662,10 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     asked = first.args("number_open", 3)
     if asked and sample is not None:
         # a random player (the simulator) chooses the number the rules ask for
+        # (a modest number: up to four more than the least, so that simulated tables stay small)
         rng = random.Random(sample)
-        chosen = {key.name: rng.randint(low.number, high.number) for key, low, high in asked}
+        chosen = {key.name: rng.randint(low.number, min(high.number, low.number + 4))
+                  for key, low, high in asked}
         return apply_action(state, action, {**choices, **chosen}, seed, with_ruling=with_ruling,
                             limit=limit, sample=sample, keep=keep)
     if asked:
