@@ -328,6 +328,8 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
             if value not in DIRECTIONS:
                 raise InputError(error(path, "direction", list(DIRECTIONS)))
             out.append(f"choice(direction,{value}).")
+        elif key == "gambling":  # Gambling's result the table saw (the schema's enum)
+            out.append(f"choice(gambling,{value[0] if isinstance(value, list) else value}).")
         elif key == "n":  # a number the player chose (bounded by the schema)
             out.append(f"choice(n,{int(value[0] if isinstance(value, list) else value)}).")
         else:

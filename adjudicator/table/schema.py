@@ -58,15 +58,16 @@ MAX_THEN = 5  # `then` nested in `then`: a sub-hand's card whose play sets aside
 CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
 CARD_LIST_KEYS = ("rules", "cards", "keepers")
 PLAYER_KEYS = ("opponent",)
-PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal")
+PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal", "random_discard")
 DRIVER_KEYS = ("drawn", "order", "then")
 DIRECTIONS = ("clockwise", "counterclockwise")
 # Numbers a player chooses: Fluxxnomic's Gambling ("Choose a value for n"; the seed gives no
 # bound: 1..MAX_GAMBLE is the reading, rules_asp/moves/phase_moves.lp's gamble_max).
 NUMBER_KEYS = ("n",)
 MAX_GAMBLE = 100
+GAMBLING_RESULTS = ("kept", "discarded")  # Gambling's result the table saw (a chance key)
 CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
-               + NUMBER_KEYS + DRIVER_KEYS)
+               + NUMBER_KEYS + ("gambling",) + DRIVER_KEYS)
 MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve",
               "free_action")
 
@@ -133,6 +134,9 @@ def _choices(level: int) -> dict[str, Any]:
                                            "maximum": MAX_GAMBLE}),
                   "description": "Gambling (Fluxxnomic): the value chosen for n",
                   MESSAGES: {"anyOf": "choice_n"}}
+    props["gambling"] = {**_one_or_a_list_of_one({"enum": list(GAMBLING_RESULTS)}),
+                         "description": "Gambling (Fluxxnomic): the result the table saw",
+                         MESSAGES: {"anyOf": "choice_gambling"}}
     if level < MAX_THEN:
         props["then"] = {"type": "object", "maxProperties": MAX_ITEMS,
                          "propertyNames": {"maxLength": MAX_CARD_NAME},
