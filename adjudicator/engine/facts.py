@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 
 from ..cards.catalog import Catalog, catalog_for
-from ..table.choices import EXTRA_TURNS, GOAL_NUMBERS, sub_hands
+from ..table.choices import EXTRA_TURNS, GOAL_NUMBERS, PHASE, sub_hands
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import TableState
 from .math_facts import math_facts
@@ -103,6 +103,8 @@ def table_facts(state: TableState, game: Catalog) -> str:
     # a card listed twice counts at its later position (the newer one)
     for index, card in _last_positions(state.rules):
         out += [_fact("rule", term(card)), _fact("rule_order", term(card), index)]
+    # copies of a rule (Fluxxnomic's Do some more stacks): rule/1 is a set
+    out += [_fact("rule_copies", term(c), k) for c, k in Counter(state.rules).items() if k > 1]
     for index, card in _last_positions(state.goals):
         out += [_fact("goal", term(card)), _fact("goal_order", term(card), index)]
     out += [
@@ -155,4 +157,12 @@ def extension_facts(state: TableState, game: Catalog) -> list[str]:
                 for c, k in Counter(frame["cards"]).items()]
         if frame["unknown"]:
             out.append(f"subhand_unknown({depth},{frame['unknown']}).")
+    # Fluxxnomic: the phase's number, the other players' counts, the cards waiting (in order)
+    phase = state.extra.get(PHASE)
+    if phase:
+        out.append(f"phase_number({phase['number']}).")
+        out += [f"phase_counts({seats[c['player']]},{c['drawn']},{c['played']})."
+                for c in phase["players"]]
+        out += [f"waiting({i},{seats[w['player']]},{term(w['card'])})."
+                for i, w in enumerate(phase["waiting"])]
     return out

@@ -44,6 +44,7 @@ from ..table.choices import (
     DIRECTIONS,
     DRIVER_KEYS,
     EXTRA_TURNS,
+    PHASE,
     PLAYER_KEYS,
     SUB_HANDS,
     card_id,
@@ -54,12 +55,15 @@ from ..table.choices import (
     unknown_choice_key,
 )
 from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
-from ..table.schema import MOVE_KINDS
+from ..table.schema import MOVE_KINDS, NUMBER_KEYS
 from ..table.state import PendingPlay, Player, TableState, Turn
 from .changes import changes
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for, rulings_for
 
+# Cards a seeded move of a deckless edition may make (Fluxxnomic's Gambling: n up to 100,
+# rules_asp/moves/phase_moves.lp's gamble_max).
+MADE_KEYS = 100
 MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say what to decide
 # Bytes of JSON the outcomes listed may take together (the first is always listed): each outcome
 # is a whole table and its ruling, so a large table (a request near its 256 KB) would otherwise
@@ -145,11 +149,22 @@ def _odds(atoms: Atoms) -> Fraction | None:
     deals: dict[str, list[int]] = defaultdict(list)
     for key, _, n in atoms.args("chance_deal", 3):
         deals[key.name].append(n.number)
-    if not odds and not deals:
+    subsets = atoms.args("chance_subset", 4) + atoms.args("chance_subset_of", 4)
+    powers = atoms.args("chance_power", 6)
+    if not odds and not deals and not subsets and not powers:
         return None
     p = Fraction(1)
     for _, _, w, n in odds:
         p *= Fraction(w.number, n.number)
+    # a random set of K cards of N (Hand limit 5's discard): C(copies, picked) per card over C(H, K)
+    for _, _, n, k in atoms.args("chance_subset", 4):
+        p *= math.comb(n.number, k.number)
+    for _, _, n, k in atoms.args("chance_subset_of", 4):
+        p /= math.comb(n.number, k.number)
+    # E cards made alike, each with chances W in N (Gambling): (W/N)^E, or its complement
+    for _, _, w, n, e, how in powers:
+        q = Fraction(w.number, n.number) ** e.number
+        p *= 1 - q if how.name == "complement" else q
     for counts in deals.values():
         p *= Fraction(math.prod(math.factorial(n) for n in counts), math.factorial(sum(counts)))
     return p
@@ -323,6 +338,10 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
             if value not in DIRECTIONS:
                 raise InputError(error(path, "direction", list(DIRECTIONS)))
             out.append(f"choice(direction,{value}).")
+        elif key == "gambling":  # Gambling's result the table saw (the schema's enum)
+            out.append(f"choice(gambling,{value[0] if isinstance(value, list) else value}).")
+        elif key == "n":  # a number the player chose (bounded by the schema)
+            out.append(f"choice(n,{int(value[0] if isinstance(value, list) else value)}).")
         else:
             out += _player_cards(state, game, key, value, path)
     return out
@@ -366,6 +385,8 @@ def _seed_facts(game: Catalog, seed: int) -> list[str]:
     keys = rng.sample(range(len(ids) + 1), len(ids) + 1)
     out = [f"shuffle_key({term(c)},{k})." for c, k in zip(ids, shuffle, strict=True)]
     out += [f"random_key({term(c)},{k})." for c, k in zip(ids + ["unknown"], keys, strict=True)]
+    if game.copies_unlimited:  # cards made at random (Fluxxnomic): the rules pick by the key
+        out += [f"made_key({i},{rng.randrange(1 << 30)})." for i in range(MADE_KEYS)]
     return out
 
 
@@ -471,13 +492,17 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
             creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i]),
             claimed_goals=_ordered([g for q in state.players for g in q.claimed_goals],
                                    claimed[i])))
-    rules = [_card_of(c) for c, _ in sorted(atoms.args("next_rule", 2), key=lambda a: a[1].number)]
+    rule_copies = {_card_of(c): k.number for c, k in atoms.args("next_rule_copies", 2)}
+    rules = [_card_of(c) for c, _ in sorted(atoms.args("next_rule", 2), key=lambda a: a[1].number)
+             for _ in range(rule_copies.get(_card_of(c), 1))]
     goals = [_card_of(c) for c, _ in sorted(atoms.args("next_goal", 2), key=lambda a: a[1].number)]
     discard = [_card_of(c) for c, _ in
                sorted(atoms.args("next_discard", 2), key=lambda a: a[1].number)]
     pile_known = sorted(atoms.args("next_draw_pile", 2), key=lambda a: a[1].number)
     size_sym = atoms.one("next_draw_pile_size")
     pile_size = size_sym.number if size_sym is not None else state.draw_pile_size
+    if state.deckless:  # no deck (Fluxxnomic): the rules draw from an unending pile of made cards
+        pile_known, pile_size = [], 0
     pile: list[str] | None = None
     if [i.number for _, i in pile_known] == list(range(pile_size)) and (
             state.draw_pile is not None or pile_size == 0 or pile_known):
@@ -492,6 +517,9 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
     frames = _next_frames(state, atoms)
     if frames:
         extra[SUB_HANDS] = frames
+    number = atoms.one("next_phase_number")
+    if number is not None:  # Fluxxnomic: the phase after the move (phase_moves.lp)
+        extra[PHASE] = _next_phase(state, atoms, number.number)
     return TableState(
         edition=state.edition, expansions=list(state.expansions), players=players,
         active=state.players[active].name, rules=rules, goals=goals,
@@ -502,7 +530,18 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
                                            atoms.args("next_start_done", 1))),
         draw_pile_size=pile_size, draw_pile=pile, discard_pile=discard,
         pending=_next_pending(state, atoms, keep or {}),
-        extra=extra)
+        extra=extra, deckless=state.deckless)
+
+
+def _next_phase(state: TableState, atoms: Atoms, number: int) -> dict[str, Any]:
+    counts = sorted((s.number, d.number, p.number)
+                    for s, d, p in atoms.args("next_phase_counts", 3))
+    waiting = sorted((i.number, s.number, _card_of(c))
+                     for i, s, c in atoms.args("next_waiting", 3))
+    return {"number": number,
+            "players": [{"player": state.players[s].name, "drawn": d, "played": p}
+                        for s, d, p in counts if d or p],
+            "waiting": [{"player": state.players[s].name, "card": c} for _, s, c in waiting]}
 
 
 def _next_frames(state: TableState, atoms: Atoms) -> list[dict[str, Any]]:
@@ -534,7 +573,9 @@ def _picks(ctx: Context, atoms: Atoms) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = defaultdict(list)
     for name in ("pick", "chance"):
         for key, value in atoms.args(name, 2):
-            out[key.name].append(_pick_value(ctx, value))
+            # a number chosen (Gambling's n) stays a number; other numbers are seats
+            out[key.name].append(value.number if key.name in NUMBER_KEYS
+                                 else _pick_value(ctx, value))
     return {k: sorted(v, key=str) for k, v in out.items()}
 
 
@@ -543,7 +584,7 @@ def _open_choices(ctx: Context, symbols: list[Term]) -> list[dict[str, Any]]:
     for s in symbols:
         key, value = s.arguments
         kind = "chance" if s.name == "chance" else "choice"
-        v = _pick_value(ctx, value)
+        v = value.number if key.name in NUMBER_KEYS else _pick_value(ctx, value)
         if v not in options[(key.name, kind)]:
             options[(key.name, kind)].append(v)
     return [{"key": k, "kind": kind, "options": sorted(v, key=str)}
@@ -630,6 +671,20 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         cites = cites_of(first, ctx)
         return PlayResult(legal=True, unknown_effect=True, reasons=[
             f for f in findings_of(first, ctx, cites) if f["key"] == "play_text_missing"])
+    asked = first.args("number_open", 3)
+    if asked and sample is not None:
+        # a random player (the simulator) chooses the number the rules ask for
+        # (a modest number: up to four more than the least, so that simulated tables stay small)
+        rng = random.Random(sample)
+        chosen = {key.name: rng.randint(low.number, min(high.number, low.number + 4))
+                  for key, low, high in asked}
+        return apply_action(state, action, {**choices, **chosen}, seed, with_ruling=with_ruling,
+                            limit=limit, sample=sample, keep=keep)
+    if asked:
+        # a number the player chooses (Gambling's n): the answer asks for it (phase_moves.lp)
+        return PlayResult(legal=True, open_choices=[
+            {"key": key.name, "kind": "choice", "minimum": low.number, "maximum": high.number}
+            for key, low, high in asked])
     named = first.args("card_to_name", 1)
     if action.get("kind", "play") == "play" and action.get("card") is None:
         # a card of a hand the table does not show: the table names it (the cards it may be)

@@ -42,6 +42,13 @@ def deal(rng: random.Random, players: int, edition: str = "fluxx",
     """The Basic Rules setup: shuffle, three cards each, the rest is the draw pile (the
     expansions' cards shuffled in)."""
     game = catalog_for(edition, expansions)
+    if game.copies_unlimited:  # no deck (Fluxxnomic): each card made at random, all alike
+        kinds = [c.id for c in game if c.type not in EXCLUDED_TYPES]
+        seats = [Player(name=NAMES[i], hand=[rng.choice(kinds) for _ in range(3)], hand_size=3)
+                 for i in range(players)]
+        return TableState(edition=edition, expansions=[], players=seats, active=NAMES[0],
+                          rules=[], goals=[], turn=Turn(hand_at_start=3), draw_pile_size=0,
+                          draw_pile=None, discard_pile=[], deckless=True)
     cards = deck(game)
     rng.shuffle(cards)
     hands = [cards[3 * i: 3 * i + 3] for i in range(players)]
@@ -72,20 +79,27 @@ def card_places(state: TableState) -> Counter[str]:
 
 
 def invariant_violations(state: TableState, ruling: dict[str, Any], full_deck: Counter[str],
-                         ended_turn_of: str | None = None) -> list[str]:
-    """What is wrong with a state reached by the simulator (empty when all is well)."""
+                         ended_turn_of: str | None = None,
+                         ended_limit: int | None = None) -> list[str]:
+    """What is wrong with a state reached by the simulator (empty when all is well). A game
+    without a deck (Fluxxnomic: cards are made) has no copies to count; `ended_limit` is then the
+    Hand Limit in force when the phase ended."""
     out: list[str] = []
     unknown = [p.name for p in state.players if p.hand is None or UNKNOWN_CARD in p.hand]
     if unknown or (state.draw_pile is None and state.draw_pile_size):
         out.append(f"unknown cards in a seeded game: hands {unknown}, pile {state.draw_pile_size}")
     places = card_places(state)
-    if places != full_deck:  # copies counted: a copy lost where another remains is caught
+    if not state.deckless and places != full_deck:  # copies counted: a lost copy is caught
         lost = full_deck - places
         extra = places - full_deck
         out.append(f"cards lost {dict(lost)} or duplicated {dict(extra)}")
     if not ruling.get("ok"):
         out.append(f"no single ruling: {ruling.get('errors')}")
-    if ended_turn_of is not None and ruling.get("ok"):
+    if state.deckless and ended_turn_of is not None and ended_limit is not None:
+        # Fluxxnomic: the Hand Limit binds every hand at the end of the phase (Hand limit 5)
+        out += [f"{p.name} holds {p.hand_size} cards after the phase, over {ended_limit}"
+                for p in state.players if p.hand_size > ended_limit]
+    elif ended_turn_of is not None and ruling.get("ok"):
         limits = ruling["limits"]
         p = state.player(ended_turn_of)
         if limits.get("hand") is not None and p.hand_size > limits["hand"]:
@@ -172,13 +186,14 @@ def play_game(seed: int, players: int = 3, max_steps: int = 200, check: bool = T
                                          f"{[r['key'] for r in outcome.reasons]}")
                 break
             ended_by = state.active if action["kind"] == "end_turn" else None
+            limit_before = ruling["limits"].get("hand") if ruling.get("ok") else None
             before, state = state, rng.choice(outcome.outcomes).state
             asked = {"action": None, "state": state}
             ruling = ruling_for(state, game)
             if ended_by is not None:
                 turns += 1
             if check:
-                problems = invariant_violations(state, ruling, full, ended_by)
+                problems = invariant_violations(state, ruling, full, ended_by, limit_before)
                 if problems:
                     result.ended = "violation"
                     result.violations += [f"step {steps} after {action}: {p}" for p in problems]

@@ -37,6 +37,7 @@ Guess = Callable[[str], bool]
 SUB_HANDS = "sub_hands"  # extension field of the state: the set-aside hands being played out
 EXTRA_TURNS = "extra_turns"  # extension field: Take Another Turn owed to the active player
 GOAL_NUMBERS = "goal_numbers"  # Math Fluxx: the numbers players read on Goals the sources lack
+PHASE = "phase"  # Fluxxnomic: the phase under way (its number, counts, the cards waiting)
 
 
 def seat_of(state: TableState, name: Any, path: str) -> int:
@@ -116,7 +117,8 @@ def canonical_choices(value: dict[str, Any]) -> dict[str, Any]:
     {player: cards} key) become a card, a player, {player: [cards]}."""
     out: dict[str, Any] = {}
     for key, item in value.items():
-        if (key in CARD_KEYS + PLAYER_KEYS + ("direction",) and isinstance(item, list)
+        if (key in CARD_KEYS + PLAYER_KEYS + ("direction", "n", "gambling")
+                and isinstance(item, list)
                 and len(item) == 1):
             item = item[0]
         elif key in CARD_LIST_KEYS and item == ["none"]:  # an outcome's "chose none"
@@ -151,7 +153,7 @@ def normalize_choices(value: dict[str, Any], game: Catalog, names: list[str], pa
             out[key] = _cards_value(game, item, at, guess)
         elif key in PLAYER_KEYS:
             out[key] = _player_name(names, item, at)
-        elif key == "direction":
+        elif key in ("direction", "n", "gambling"):
             out[key] = item
         elif key == "then":
             out[key] = {card_id(game, c, at + pointer(c), guess): normalize_choices(

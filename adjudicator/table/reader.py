@@ -26,6 +26,7 @@ from . import schema
 from .choices import (
     EXTRA_TURNS,
     GOAL_NUMBERS,
+    PHASE,
     SUB_HANDS,
     canonical_choices,
     card_id,
@@ -75,6 +76,7 @@ ZONES: dict[str, tuple[str, ...] | None] = {
     "draw_pile": None,
     "pending": None,
     "sub_hands": None,
+    "phase": ("goal", "new_rule", "action"),
 }
 
 
@@ -394,10 +396,14 @@ def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> Ta
     turn = _turn(r, data.get("turn"), players, active)
     discard = r.cards(data.get("discard_pile"), "/discard_pile", "discard_pile")
     draw_size, draw_list = _draw_pile(r, data.get("draw_pile"))
+    deckless = r.catalog is not None and r.catalog.copies_unlimited
+    if deckless and data.get("draw_pile") is not None:  # seed 003: cards are made, not drawn
+        r.error("/draw_pile", "no_draw_pile")
     pending = _pending(r, data.get("pending"), names, active)
     frames = _sub_hands(r, data.get(SUB_HANDS), names)
     extra_turns = r.count(data.get(EXTRA_TURNS), "/" + EXTRA_TURNS)
     goal_numbers = _goal_numbers(r, data.get(GOAL_NUMBERS))
+    phase = _phase(r, data.get(PHASE), names, active, turn)
     if check_copies:
         r.check_copies()
     draw_size = _deck_size(r, players, rules, goals, discard, pending, draw_size,
@@ -409,7 +415,9 @@ def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> Ta
     # fields other than the contract's are kept as given, the extension fields of plays as
     # read (cards as ids: the facts are written from them without another look-up)
     extra = {k: v for k, v in data.items()
-             if k not in KNOWN_FIELDS or k in (SUB_HANDS, EXTRA_TURNS, GOAL_NUMBERS)}
+             if k not in KNOWN_FIELDS or k in (SUB_HANDS, EXTRA_TURNS, GOAL_NUMBERS, PHASE)}
+    if extra.get(PHASE) is not None:
+        extra[PHASE] = phase
     if extra.get(SUB_HANDS) is not None:
         extra[SUB_HANDS] = frames
     if extra.get(EXTRA_TURNS) is not None:
@@ -419,8 +427,53 @@ def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> Ta
     return TableState(
         edition=edition, expansions=list(expansions), players=players, active=active,
         rules=rules, goals=goals, turn=turn, draw_pile_size=draw_size, draw_pile=draw_list,
-        discard_pile=discard, pending=pending, extra=extra,
+        discard_pile=discard, pending=pending, extra=extra, deckless=deckless,
     )
+
+
+def _phase(r: _Reader, value: Any, names: list[str], active: str | None,
+           turn: Turn) -> dict[str, Any]:
+    """`phase` (Fluxxnomic): its number, the other players' counts, the cards waiting, as read
+    (cards as ids). Which cards wait and what they do is the rules' (rules_asp/ruling/phases.lp)."""
+    out: dict[str, Any] = {"number": 1, "players": [], "waiting": []}
+    if not r.whole("/" + PHASE) or not isinstance(value, dict):  # the schema's problems first
+        return out
+    if r.catalog is not None and not r.catalog.copies_unlimited:
+        r.error("/" + PHASE, "phase_not_here")
+        return out
+    if value.get("number") is not None:
+        out["number"] = int(value["number"])
+    seen: set[str] = set()
+    for i, item in enumerate(value.get("players") or []):
+        path = pointer(PHASE, "players", i)
+        who = item.get("player")
+        if who not in names:
+            r.error(path + "/player", "not_a_player", schema.close(who, names) or names[:3],
+                    name=who)
+            continue
+        if who in seen:
+            r.error(path + "/player", "phase_player_twice", name=who)
+            continue
+        seen.add(who)
+        drawn, played = int(item.get("drawn") or 0), int(item.get("played") or 0)
+        if who == active:
+            if (drawn, played) != (turn.drawn, turn.played):
+                item_ = table_item(path + "/drawn", "phase_counts_differ",
+                                   turn=f"{turn.drawn}/{turn.played}", given=f"{drawn}/{played}")
+                r.errors.append(replace(item_, related=("/turn/drawn",)))
+            continue
+        out["players"].append({"player": who, "drawn": drawn, "played": played})
+    for i, item in enumerate(value.get("waiting") or []):
+        path = pointer(PHASE, "waiting", i)
+        who = item.get("player")
+        ok = who in names
+        if not ok:
+            r.error(path + "/player", "not_a_player", schema.close(who, names) or names[:3],
+                    name=who)
+        cid = r.card(item.get("card"), path + "/card", "phase")
+        if ok and cid is not None:
+            out["waiting"].append({"player": who, "card": cid})
+    return out
 
 
 def _goal_numbers(r: _Reader, value: Any) -> dict[str, int]:

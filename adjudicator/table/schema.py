@@ -58,11 +58,16 @@ MAX_THEN = 5  # `then` nested in `then`: a sub-hand's card whose play sets aside
 CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
 CARD_LIST_KEYS = ("rules", "cards", "keepers")
 PLAYER_KEYS = ("opponent",)
-PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal")
+PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal", "random_discard")
 DRIVER_KEYS = ("drawn", "order", "then")
 DIRECTIONS = ("clockwise", "counterclockwise")
+# Numbers a player chooses: Fluxxnomic's Gambling ("Choose a value for n"; the seed gives no
+# bound: 1..MAX_GAMBLE is the reading, rules_asp/moves/phase_moves.lp's gamble_max).
+NUMBER_KEYS = ("n",)
+MAX_GAMBLE = 100
+GAMBLING_RESULTS = ("kept", "discarded")  # Gambling's result the table saw (a chance key)
 CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
-               + DRIVER_KEYS)
+               + NUMBER_KEYS + ("gambling",) + DRIVER_KEYS)
 MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve",
               "free_action")
 
@@ -125,6 +130,13 @@ def _choices(level: int) -> dict[str, Any]:
                       MESSAGES: {"anyOf": "player_cards_object"}}
     props["direction"] = {**_one_or_a_list_of_one({"enum": list(DIRECTIONS)}),
                           MESSAGES: {"anyOf": "direction"}}
+    props["n"] = {**_one_or_a_list_of_one({"type": "integer", "minimum": 1,
+                                           "maximum": MAX_GAMBLE}),
+                  "description": "Gambling (Fluxxnomic): the value chosen for n",
+                  MESSAGES: {"anyOf": "choice_n"}}
+    props["gambling"] = {**_one_or_a_list_of_one({"enum": list(GAMBLING_RESULTS)}),
+                         "description": "Gambling (Fluxxnomic): the result the table saw",
+                         MESSAGES: {"anyOf": "choice_gambling"}}
     if level < MAX_THEN:
         props["then"] = {"type": "object", "maxProperties": MAX_ITEMS,
                          "propertyNames": {"maxLength": MAX_CARD_NAME},
@@ -200,6 +212,31 @@ SCHEMAS: dict[str, Any] = {
                                       "description": "default: as many as its cards"}},
         MESSAGES: {"type": "sub_hand_missing"},
     },
+    "PhaseCounts": {
+        "type": "object", "required": ["player"], "additionalProperties": False,
+        "description": "a player's draws and non-Keeper plays this phase",
+        "properties": {"player": ref("PlayerName"), "drawn": NULLABLE_COUNT,
+                       "played": NULLABLE_COUNT}},
+    "WaitingCard": {
+        "type": "object", "required": ["player", "card"], "additionalProperties": False,
+        "description": "a card played this phase whose effect waits for the next phase",
+        "properties": {"player": ref("PlayerName"), "card": ref("CardName")}},
+    "Phase": _nullable({
+        "type": "object", "additionalProperties": False,
+        "description": "Fluxxnomic (seed 003): the phase under way (docs/PLAYS.md, phases)",
+        "properties": {
+            "number": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_COUNT,
+                       "description": "the phase's number, 1 the first; default 1"},
+            "players": _nullable({"type": "array", "items": ref("PhaseCounts"),
+                                  "maxItems": MAX_PLAYERS,
+                                  "description": "the other players' draws and plays this "
+                                                 "phase (the active player's are `turn`'s); "
+                                                 "default 0"}),
+            "waiting": _nullable({"type": "array", "items": ref("WaitingCard"),
+                                  "maxItems": MAX_ITEMS,
+                                  "description": "Goals, New Rules and Actions on them played "
+                                                 "this phase, oldest first: they take effect "
+                                                 "together when the next phase begins"})}}),
     # any JSON value, kept as given; how deep it nests is checked beside the schema (`_depth`)
     "Value": {"description": "any JSON value, kept as given (an extension field); nested at "
                              f"most {MAX_DEPTH} deep in its body",
@@ -237,6 +274,7 @@ SCHEMAS: dict[str, Any] = {
                                                    "last (docs/PLAYS.md)"}),
             "extra_turns": {**NULLABLE_COUNT,
                             "description": "Take Another Turn owed (docs/PLAYS.md)"},
+            "phase": ref("Phase"),
             "goal_numbers": _nullable({
                 "type": "object", "additionalProperties": COUNT, "maxProperties": MAX_ITEMS,
                 "propertyNames": {"maxLength": MAX_CARD_NAME},

@@ -82,6 +82,8 @@ class TableState:
     discard_pile: list[str]  # top first
     pending: list[PendingPlay] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)  # extension fields, kept as given
+    # no deck (Fluxxnomic: cards are made at random): the state has no draw pile to write
+    deckless: bool = False
 
     @property
     def active_index(self) -> int:
@@ -105,5 +107,7 @@ class TableState:
             "discard_pile": list(self.discard_pile),
             "pending": [p.to_json() for p in self.pending],
         }
+        if self.deckless:
+            del out["draw_pile"]
         out.update(self.extra)
         return out

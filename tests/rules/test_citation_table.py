@@ -63,6 +63,15 @@ MATH_WIN = ("To win, you must be able, during your turn, to compute the number o
             "you have in play.")
 PHASE = "Each phase, a player may draw one card and play one card."
 CYCLE = "When a player meets the conditions of the goal card in play, they win the cycle."
+KEEPER_FREE = ("A player may play a keeper card at any time, regardless of how many cards they "
+               "have already played in the current phase.")
+KEEPER_NOT_COUNTED = ("Keeper cards do not add to the maximum number of cards a player may play "
+                      "per phase.")
+DEFERRED = "its effect is not enacted until the beginning of a phase"
+MOST_RECENT = "with the most recently played one ultimately taking effect"
+JOINING = ("When an entity becomes a player for the first time, they gain 3+(phase-1) random "
+           "cards.")
+MADE = "one random card is made and put into the possession of the player"
 # the FAQ
 NOT_YOUR_TURN = "Hand and Keeper Limits apply to you when it's not your turn"
 WAIT_FOR_DISCARDS = "should happen in the game until you've discarded down to the current Limits"
@@ -143,11 +152,25 @@ UNNAMED_CREEPER = ("if you have a Creeper not mentioned on the Goal you are tryi
 ONE_TWO_DIGIT = "You may only create ONE two-digit number"
 
 TABLE: dict[str, dict[str, str]] = {
-    "action_not_modeled": {
-        "rulebook:fluxxnomic-card-types":
-            ("the player who played it must carry out the actions defined in the description "
-             "of the card. Then the card is discarded."),
-    },
+    # Fluxxnomic's phases (seed 003)
+    "phase_draws_allowed": {"rulebook:fluxxnomic-phases": PHASE},
+    "phase_plays_allowed": {"rulebook:fluxxnomic-phases": PHASE,
+                            "rulebook:fluxxnomic-card-types": KEEPER_NOT_COUNTED},
+    "nomic_joining_cards": {"rulebook:fluxxnomic-cards": JOINING},
+    "nomic_phase_end": {"rulebook:fluxxnomic-phases": PHASE,
+                        "rulebook:fluxxnomic-card-types": DEFERRED},
+    "cycle_over": {"rulebook:fluxxnomic-winning": "Then the cycle ends."},
+    "reason_phase_draws_used": {"rulebook:fluxxnomic-phases": PHASE},
+    "reason_phase_plays_used": {"rulebook:fluxxnomic-phases": PHASE,
+                                "rulebook:fluxxnomic-card-types": KEEPER_FREE},
+    "waiting_card": {"rulebook:fluxxnomic-card-types": DEFERRED},
+    "card_waits": {"rulebook:fluxxnomic-card-types": DEFERRED},
+    "keeper_free_play": {"rulebook:fluxxnomic-card-types": KEEPER_FREE},
+    "phase_begins": {"rulebook:fluxxnomic-phases": PHASE},
+    "phase_took_effect": {"rulebook:fluxxnomic-card-types": DEFERRED},
+    "phase_undone": {"rulebook:fluxxnomic-card-types": MOST_RECENT},
+    "card_made": {"rulebook:fluxxnomic-cards": MADE, "rulebook:fluxxnomic-phases": PHASE},
+    "card_odds_reading": {"rulebook:fluxxnomic-cards": MADE},
     "action_resolved": {
         "faq:002-09": "the movement should be in a circle around the table",
         "rulebook:actions": ACTION,
@@ -228,7 +251,8 @@ TABLE: dict[str, dict[str, str]] = {
     "draw_short": {"rulebook:reshuffling": RESHUFFLE},
     "draw_total": {"rulebook:each-turn": DRAW},
     "drawn_not_reshuffled": {"rulebook:reshuffling": RESHUFFLE},
-    "drew_unknown": {"rulebook:setup": "placing the remainder of the deck face down"},
+    "drew_unknown": {"rulebook:setup": "placing the remainder of the deck face down",
+                     "rulebook:fluxxnomic-cards": MADE},
     "extra_turn_taken": {"card:take_another_turn": ANOTHER_TURN},
     "extra_turns_owed": {"card:take_another_turn": ANOTHER_TURN},
     "free_action_discarded": {

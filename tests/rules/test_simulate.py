@@ -152,3 +152,17 @@ def test_cli_simulate_edition(capsys: pytest.CaptureFixture[str]) -> None:
     assert summary["edition"] == "fluxx" and summary["expansions"] == ["creepers", "surprises"]
     assert main(["simulate", "--edition", "nope"]) == 2
     assert main(["simulate", "--edition", "math", "--expansions", "creepers"]) == 2
+
+
+def test_a_fluxxnomic_deal_makes_its_cards_and_the_phase_end_limit_is_checked() -> None:
+    """Fluxxnomic has no deck (seed 003: cards are made at random): three cards each, no draw
+    pile; after a phase ends under Hand limit 5, a hand over 5 is reported, whoever holds it."""
+    state = deal(random.Random(3), 3, "fluxxnomic")
+    assert state.deckless and "draw_pile" not in state.to_json()
+    assert [p.hand_size for p in state.players] == [3, 3, 3]
+    ruling = ruling_for(state)
+    assert invariant_violations(state, ruling, Counter()) == []
+    state.players[1].hand = ["book"] * 6
+    state.players[1].hand_size = 6
+    assert any("Bo holds 6" in v
+               for v in invariant_violations(state, ruling, Counter(), "Ann", 5))

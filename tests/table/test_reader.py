@@ -151,8 +151,9 @@ def test_other_editions() -> None:
     assert state.goals == ["how_many_trombones"] and state.rules == ["math_rules"]
     nomic = parse_state({"edition": "fluxxnomic", "players": [
         {"name": "A", "keepers": ["Book"] * 6, "hand": []}, {"name": "B", "hand_size": 9}],
-        "active": "A", "goals": ["I might need a bookshelf"], "draw_pile": 400})
+        "active": "A", "goals": ["I might need a bookshelf"]})
     assert nomic.players[0].keepers == ["book"] * 6  # no deck: copies are unlimited
+    assert "draw_pile" not in nomic.to_json()  # and no draw pile
 
 
 def test_yaml_and_json_text() -> None:
