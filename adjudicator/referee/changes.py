@@ -89,23 +89,7 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
     for card, zones in gone.items():
         for zone in zones[len(came.get(card, [])):]:
             events.append(_moved(game, card, zone, None))
-    old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
-    for p in after.players:
-        cards = drawn.get(p.name, [])
-        more = new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0)
-        count = len(cards) + max(more, 0)
-        if count:
-            names = [game.get(c) for c in cards]
-            shown = pair("changes", "drawn_cards", cards=by_lang(
-                ", ".join(n.ref("en") for n in names), "、".join(n.ref("zh") for n in names)))
-            events.append({"event": "drawn", "player": p.name, "count": count, "cards": cards,
-                           "text": pair("changes", "drawn", player=p.name, count=count,
-                                        cards=by_lang(shown["en"] if cards else "",
-                                                      shown["zh"] if cards else ""))})
-        elif more < 0:
-            events.append({"event": "left_unknown", "player": p.name, "count": -more,
-                           "text": pair("changes", "left_unknown", player=p.name,
-                                        count=-more)})
+    events += _hand_arrivals(before, after, game, drawn)
     if after.active != before.active or move.get("kind") == "end_turn":
         events.append({"event": "turn_ended", "player": before.active, "next": after.active,
                        "text": pair("changes", "turn_ended", player=before.active,
@@ -119,6 +103,47 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
                        "text": pair("changes", "won", player=winner)})
     for event in events:
         event["sources"] = _sources(event, findings, game, played)
+    return events
+
+
+def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
+                   arrived: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """The cards that came into hands from no known place (`arrived`: known cards, by player)
+    and the hands' unseen cards that came and went. Unseen cards one hand gained while another
+    lost some went from the one to the other (a trade with a hand the table does not show: no
+    draw), paired in seat order; the rest of what came in was drawn."""
+    old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
+    net = {p.name: new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0) for p in after.players}
+    givers = [[name, -n] for name, n in net.items() if n < 0]
+    events: list[dict[str, Any]] = []
+    for p in after.players:
+        cards, unseen = arrived.get(p.name, []), max(net[p.name], 0)
+        while unseen and givers:
+            giver = givers[0]
+            n = min(unseen, giver[1])
+            events.append({"event": "moved_unseen", "player": p.name, "count": n,
+                           "from": {"zone": "hand", "player": giver[0]},
+                           "to": {"zone": "hand", "player": p.name},
+                           "text": pair("changes", "moved_unseen", count=n, giver=giver[0],
+                                        player=p.name)})
+            unseen -= n
+            giver[1] -= n
+            if not giver[1]:
+                givers.pop(0)
+        count = len(cards) + unseen
+        if count:
+            names = [game.get(c) for c in cards]
+            shown = pair("changes", "drawn_cards", cards=by_lang(
+                ", ".join(n.ref("en") for n in names), "、".join(n.ref("zh") for n in names)))
+            events.append({"event": "drawn", "player": p.name, "count": count, "cards": cards,
+                           "text": pair("changes", "drawn", player=p.name, count=count,
+                                        cards=by_lang(shown["en"] if cards else "",
+                                                      shown["zh"] if cards else ""))})
+    # (a hand that lost unseen cards and drew others: its moves and its draw say it)
+    drew = {e["player"] for e in events if e["event"] == "drawn"}
+    events += [{"event": "left_unknown", "player": name, "count": n,
+                "text": pair("changes", "left_unknown", player=name, count=n)}
+               for name, n in givers if name not in drew]
     return events
 
 

@@ -37,6 +37,22 @@ def test_trade_hands_says_who_holds_what() -> None:
     assert any(s["id"] == "card:trade_hands" for s in changes[1]["sources"])
 
 
+def test_a_trade_with_a_hand_the_table_does_not_show_is_no_draw() -> None:
+    """Ann trades with Cy, whose one card the table does not show: Ann receives it, she draws
+    nothing (the draw pile is as it was)."""
+    table = {"players": [{"name": "Ann", "hand": ["Trade Hands", "Milk"]},
+                         {"name": "Bo", "hand": ["Peace"]}, {"name": "Cy", "hand_size": 1}],
+             "active": "Ann", "draw_pile": 20, "turn": {"hand_at_start": 2}}
+    changes = _changes(table, {"card": "Trade Hands", "choices": {"opponent": "Cy"}})
+    events = [c["event"] for c in changes]
+    assert "drawn" not in events and "left_unknown" not in events
+    [unseen] = [c for c in changes if c["event"] == "moved_unseen"]
+    assert (unseen["from"], unseen["to"], unseen["count"]) == (
+        {"zone": "hand", "player": "Cy"}, {"zone": "hand", "player": "Ann"}, 1)
+    assert unseen["text"]["en"] == "1 card the table does not show: from Cy's hand to Ann's hand."
+    assert unseen["sources"]
+
+
 def test_a_draw_from_a_known_pile_names_the_cards() -> None:
     [drawn] = _changes(TABLE, {"kind": "draw"})
     assert drawn["event"] == "drawn" and drawn["cards"] == ["moon"] and drawn["count"] == 1
