@@ -425,7 +425,7 @@ def _quick(search: Search, numbers: Key, t: Q) -> Expr | None:
     return None
 
 
-def combined_options(numbers: list[int]) -> list[tuple[int, int]]:
+def _combined_options(numbers: list[int]) -> list[tuple[int, int]]:
     """The two-digit numbers two single-digit numbers make (first digit not 0), once each."""
     counts = Counter(numbers)
     return [(a, b) for a in range(1, 10) for b in range(10)
@@ -445,7 +445,7 @@ def decide(numbers: list[int], target: int, combine: int = 0,
     for _ in range(int(combine)):
         more = []
         for rest, made in starts:
-            for a, b in combined_options([v for v, digits in rest if not digits]):
+            for a, b in _combined_options([v for v, digits in rest if not digits]):
                 leaf = (10 * a + b, f"{a}{b}")
                 if not made or leaf >= made[-1]:  # each set of two-digit numbers once
                     more.append((_minus(rest, ((a, ""), (b, ""))), (*made, leaf)))

@@ -199,8 +199,9 @@ def _within_size(outcomes: list[Outcome], game: Catalog) -> tuple[list[Outcome],
 def _rule(outcomes: list[Outcome], game: Catalog) -> None:
     """Rules the outcomes not yet ruled, together (ruling.rulings_for: one grounding for up to
     batch.MAX_BATCH tables costs about what two or three tables cost alone)."""
-    todo = [o for o in outcomes if o.ruling is None]
-    for outcome, ruling in zip(todo, rulings_for([o.state for o in todo], game), strict=True):
+    unruled = [o for o in outcomes if o.ruling is None]
+    for outcome, ruling in zip(unruled, rulings_for([o.state for o in unruled], game),
+                               strict=True):
         outcome.ruling = ruling
 
 
