@@ -3,7 +3,7 @@
 and simulated games across the editions (moves per second, the time of N games, invariant
 violations).
 
-    python bench/play_bench.py [--tables 5] [--games 12] [--max-steps 40]
+    python bench/play_bench.py [--tables 5] [--games 12] [--max-steps 40] [--jobs CORES]
 
 Figures only; nothing is asserted (timings depend on the machine and its load). The tables are
 mid-game tables of simulated games (random legal moves from a deal), the active player's hand
@@ -14,6 +14,7 @@ rulings, the 21-card discard at most 10, 1,000 games under 10 minutes.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from dataclasses import replace
@@ -93,13 +94,13 @@ def bench_discard() -> None:
           f"truncated {answer.get('outcomes_truncated', False)}; target at most 10)")
 
 
-def bench_games(games: int, max_steps: int) -> None:
+def bench_games(games: int, max_steps: int, jobs: int) -> None:
     moves = seconds = 0.0
     violations = limits = played = 0
     for edition, expansions in GAMES:
         n = max(1, games // len(GAMES))
         summary = simulate(n, players=3, seed=1000, max_steps=max_steps, edition=edition,
-                           expansions=expansions)
+                           expansions=expansions, jobs=jobs)
         played += n
         moves += summary["moves"]
         seconds += summary["seconds"]
@@ -109,7 +110,7 @@ def bench_games(games: int, max_steps: int) -> None:
               f"{summary['moves']} moves, {summary['moves_per_second']} moves/s, "
               f"ended {summary['ended']}")
     per_game = seconds / played
-    print(f"games: {played} in {seconds:.1f} s, {moves / seconds:.1f} moves/s, "
+    print(f"games: {played} in {seconds:.1f} s ({jobs} at once), {moves / seconds:.1f} moves/s, "
           f"{violations} invariant violations, {limits} time limits; 1,000 games at this rate "
           f"(at most {max_steps} moves each): {1000 * per_game / 60:.1f} min (target under 10)")
 
@@ -119,10 +120,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=5)
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--max-steps", type=int, default=40)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     bench_what_if(args.tables)
     bench_discard()
-    bench_games(args.games, args.max_steps)
+    bench_games(args.games, args.max_steps, args.jobs)
 
 
 if __name__ == "__main__":

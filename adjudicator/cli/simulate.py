@@ -22,6 +22,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--expansions", default="",
                    help=f"comma-separated expansions shuffled in ({', '.join(EXPANSIONS)}; "
                         f"{EXPANSION_BASE} only)")
+    s.add_argument("--jobs", type=int, default=1,
+                   help="games played at once, each in its own process (default 1; about the "
+                        "number of cores to use them all)")
     s.add_argument("--json", action="store_true", help="print every game's result as JSON")
     s.set_defaults(func=run_simulate)
 
@@ -31,7 +34,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
     if not 2 <= args.players <= 6:
         raise InputError(error("/players", "simulate_players"))
-    if args.games < 1 or args.max_steps < 1:
+    if args.games < 1 or args.max_steps < 1 or args.jobs < 1:
         raise InputError(error("/games", "simulate_positive"))
     if args.edition not in EDITIONS:
         raise InputError(error("/edition", "simulate_edition", list(EDITIONS),
@@ -42,7 +45,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise InputError(error("/expansions", "simulate_expansions", list(EXPANSIONS),
                                expansions=", ".join(EXPANSIONS), base=EXPANSION_BASE))
     summary = simulate(args.games, args.players, args.seed, args.max_steps,
-                       edition=args.edition, expansions=expansions)
+                       edition=args.edition, expansions=expansions, jobs=args.jobs)
     if not args.json:
         summary = {k: v for k, v in summary.items() if k != "results"}
     print(json.dumps(summary, ensure_ascii=False, indent=2))

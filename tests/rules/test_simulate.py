@@ -95,6 +95,22 @@ def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
     assert summary["games"] == 2 and summary["violations"] == []
     assert sum(summary["ended"].values()) == 2
     assert main(["simulate", "--players", "9"]) == 2
+    assert main(["simulate", "--jobs", "0"]) == 2
+
+
+@pytest.mark.slow
+def test_games_played_at_once_are_the_games_played_alone() -> None:
+    """Two processes play the same games as one: each game depends on its seed only."""
+    alone = simulate(3, players=2, seed=11, max_steps=6, edition="math")
+    together = simulate(3, players=2, seed=11, max_steps=6, edition="math", jobs=2)
+    assert together["jobs"] == 2 and alone["jobs"] == 1
+
+    def kept(summary: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in summary["results"]]
+
+    assert kept(together) == kept(alone)
+    assert [r["seed"] for r in together["results"]] == [11, 12, 13]
+    assert sum(r["steps"] for r in together["results"]) > 3
 
 
 def test_the_invariants_count_copies() -> None:
