@@ -103,6 +103,8 @@ def test_play_scenario(case: dict[str, Any]) -> None:
         assert [c["key"] for c in response["open_choices"]] == want["open_choices"]
     if "state" in want:
         assert matches(want["state"], outcomes[0]["state"]), outcomes[0]["state"]
+    if "probability" in want:  # the first outcome's
+        assert outcomes[0].get("probability") == want["probability"], outcomes[0].get("choices")
     if "any_state" in want:
         assert any(matches(want["any_state"], o["state"]) for o in outcomes), (
             [o["state"] for o in outcomes])
