@@ -15,19 +15,22 @@ from adjudicator.table.reader import parse_state
 from tests.rules.test_plays import assert_odds_add_up
 
 
-def table(edition: str, unseen: list[str], card: str, hidden: int = 0) -> dict[str, Any]:
-    """Ann holds `card` alone; every other copy of the deck is in sight (Bo's Keepers, the
-    discard pile) except `unseen`, which are the draw pile (given as a count) and, with
-    `hidden`, that many cards of Bo's hand shown as a count."""
-    game = catalog_for(edition)
+def table(edition: str, unseen: list[str], card: str, hidden: int = 0,
+          expansions: tuple[str, ...] | list[str] = ()) -> dict[str, Any]:
+    """Ann holds `card` alone; every other copy of the deck is in sight (Bo's Keepers and
+    Creepers, the discard pile) except `unseen`, which are the draw pile (given as a count)
+    and, with `hidden`, that many cards of Bo's hand shown as a count."""
+    game = catalog_for(edition, tuple(expansions))
     rest = deck(game) + [c.id for c in game if c.type == "promo"]
     for c in [*unseen, card]:
         rest.remove(c)
     keepers = [c for c in rest if game.get(c).type == "keeper"]
-    others = [c for c in rest if game.get(c).type != "keeper"]
-    bo: dict[str, Any] = {"name": "Bo", "keepers": keepers}
+    creepers = [c for c in rest if game.get(c).type == "creeper"]
+    others = [c for c in rest if game.get(c).type not in ("keeper", "creeper")]
+    bo: dict[str, Any] = {"name": "Bo", "keepers": keepers, "creepers": creepers}
     bo.update({"hand_size": hidden} if hidden else {"hand": []})
-    return {"edition": edition, "players": [{"name": "Ann", "hand": [card]}, bo],
+    return {"edition": edition, "expansions": list(expansions),
+            "players": [{"name": "Ann", "hand": [card]}, bo],
             "active": "Ann", "turn": {"drawn": 1, "played": 0},
             "draw_pile": len(unseen) - hidden, "discard_pile": others}
 
@@ -165,3 +168,18 @@ def test_the_odds_add_up() -> None:
         assert len(sets) == len({tuple(s) for s in sets})
         assert sum(draw_odds.odds(unseen, s) for s in sets) == 1
     assert draw_odds.odds(unseen, ["zero", "zero"]) == Fraction(6, 45)  # C(4,2)/C(10,2)
+
+
+def test_a_creeper_drawn_is_replaced() -> None:
+    # Creepers: unseen War, Milk, Cookies, the pile 3. Two of three: C(3,2) = 3 sets, each 1/3.
+    # A set with War puts War in front of Ann and draws one more card for it (FAQ 002-47): the
+    # sub-hand still has two cards, the one drawn for War unknown.
+    data = table("fluxx", ["war", "milk", "cookies"], "draw_2_and_use_em",
+                 expansions=["creepers"])
+    response = moves.play_response(parse_state(data), {"card": "Draw 2 and Use 'Em"})
+    assert odds_by_draw(response) == {("cookies", "milk"): "1/3", ("cookies", "war"): "1/3",
+                                      ("milk", "war"): "1/3"}
+    with_war = next(o for o in response["outcomes"] if "war" in o["choices"]["drawn"])
+    assert with_war["state"]["players"][0]["creepers"] == ["war"]
+    frame = with_war["state"]["sub_hands"][0]
+    assert len(frame["cards"]) + frame["unknown"] == 2
