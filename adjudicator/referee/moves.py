@@ -699,8 +699,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     sets: list[list[str]] = []
     if first.args("odds_draw", 1) and sample is None and not choices.get("drawn"):
         # the cards drawn from a pile given as a count matter at once (unseen_draws.lp): one
-        # outcome per set of cards it may draw (draw_odds.draws: the cards with more unseen copies
-        # first), as many as may be listed
+        # outcome per set of cards it may draw (draw_odds.draws: the likelier first), as many as
+        # may be listed
         sets, unseen, more_sets = _draw_sets(first, limit)
         facts += "".join(f"draw_set({i},{term(c)},{j}).\n"
                          for i, cards in enumerate(sets) for j, c in enumerate(cards))

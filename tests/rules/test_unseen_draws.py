@@ -107,9 +107,11 @@ def test_a_draw_into_the_hand_stays_one_outcome() -> None:
 
 def test_many_unseen_cards_are_capped() -> None:
     # Math Fluxx: Ann holds Draw 2 And Use 'Em and One; Bo's three cards are a count. Unseen:
-    # 100 - Basic Rules - Ann's two cards = 97 copies; C(97,2) = 4656 ways. Zero has 4 unseen
-    # copies: {Zero, Zero} = C(4,2)/4656 = 6/4656 = 1/776; One has 3 (Ann holds one):
-    # {One, Zero} = 4*3/4656 = 1/388. The sets listed stop at MAX_OUTCOMES, and the answer says so.
+    # 100 - Basic Rules - Ann's two cards = 97 copies; C(97,2) = 4656 ways. Unseen copies: Zero
+    # 4, One 3 (Ann holds one), Two 3, Three to Nine 2 each, the rest 1. The likeliest sets:
+    # {One, Zero} and {Two, Zero}, 3*4 = 12 ways: 12/4656 = 1/388; {One, Two} 3*3 = 9/4656 =
+    # 3/1552; {Three, Zero} 2*4 = 8/4656 = 1/582. The sets listed stop at MAX_OUTCOMES, the
+    # likelier first, and the answer says so.
     state = parse_state({"edition": "math", "active": "Ann",
                          "players": [{"name": "Ann", "hand": ["Draw 2 And Use 'Em", "One"]},
                                      {"name": "Bo", "hand_size": 3}],
@@ -118,8 +120,11 @@ def test_many_unseen_cards_are_capped() -> None:
     assert len(response["outcomes"]) == moves.MAX_OUTCOMES
     assert response["outcomes_truncated"] is True
     odds = odds_by_draw(response)
-    assert odds[("zero", "zero")] == "1/776"
-    assert odds[("one", "zero")] == "1/388"
+    assert list(odds.items())[:3] == [(("one", "zero"), "1/388"), (("two", "zero"), "1/388"),
+                                      (("one", "two"), "3/1552")]
+    assert odds[("three", "zero")] == "1/582"
+    chances = [Fraction(p) for p in odds.values()]
+    assert chances == sorted(chances, reverse=True)
     drawn = next(o for o in response["open_choices"] if o["key"] == "drawn")
     assert drawn["kind"] == "chance" and drawn["count"] == 2 and "seven" in drawn["options"]
 
@@ -167,6 +172,8 @@ def test_the_odds_add_up() -> None:
         sets = list(draw_odds.draws(unseen, n))
         assert len(sets) == len({tuple(s) for s in sets})
         assert sum(draw_odds.odds(unseen, s) for s in sets) == 1
+        chances = [draw_odds.odds(unseen, s) for s in sets]
+        assert chances == sorted(chances, reverse=True)  # the likelier first
     assert draw_odds.odds(unseen, ["zero", "zero"]) == Fraction(6, 45)  # C(4,2)/C(10,2)
 
 
