@@ -856,10 +856,15 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
         nxt = order.pop(0)
         step += 1
         sub_choices = then.get(nxt) or then.get(_card(game, nxt, "/play/choices/order")) or {}
+        # the rest of `order` names the cards still to be played: a sub-hand this play draws is
+        # not listed set by set (unseen_draws.lp); the chain keeps the play's own choices only
         sub = apply_action(result.outcomes[0].state,
                            {"kind": "play", "card": nxt, "player": action["player"]},
-                           sub_choices, None if seed is None else seed + step,
-                           with_ruling=not order)
+                           {**sub_choices, "order": order} if order else sub_choices,
+                           None if seed is None else seed + step, with_ruling=not order,
+                           keep=normalize_choices(sub_choices, game,
+                                                  [p.name for p in state.players],
+                                                  "/play/choices"))
         if not sub.legal:
             return sub
         result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,

@@ -190,3 +190,23 @@ def test_a_creeper_drawn_is_replaced() -> None:
     assert with_war["state"]["players"][0]["creepers"] == ["war"]
     frame = with_war["state"]["sub_hands"][0]
     assert len(frame["cards"]) + frame["unknown"] == 2
+
+
+def test_order_names_the_cards_and_a_card_played_unseen_is_seen() -> None:
+    # Unseen: Milk, Cookies, Sun, Moon, Bread and Draw 3, Play 2 of Them (6 copies, the pile 6).
+    # With the whole `order` given, the cards played are named: one outcome.
+    data = table("fluxx", ["milk", "cookies", "sun", "moon", "draw_3_play_2_of_them", "bread"],
+                 "draw_2_and_use_em")
+    state = parse_state(data)
+    named = moves.play_response(state, {"card": "Draw 2 and Use 'Em", "choices": {
+        "order": ["Draw 3, Play 2 of Them", "Milk", "Cookies", "Sun"]}})
+    assert len(named["outcomes"]) == 1
+    assert named["outcomes"][0]["state"]["players"][0]["keepers"] == ["milk", "cookies", "sun"]
+    # `order` ends with Draw 3, Play 2 of Them, played from the two unknown cards: it is in
+    # sight now, so its three cards are any three of the 5 copies still unseen (the pile's 4 and
+    # the other unknown card of the first sub-hand): C(5,3) = 10 sets, each 1/10.
+    response = moves.play_response(state, {"card": "Draw 2 and Use 'Em", "choices": {
+        "order": ["Draw 3, Play 2 of Them"]}})
+    odds = odds_by_draw(response)
+    assert len(odds) == 10 and set(odds.values()) == {"1/10"}
+    assert all("draw_3_play_2_of_them" not in drawn for drawn in odds)
