@@ -253,6 +253,17 @@ def test_cli_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", str(path), "Trade Hands", "--choices", "{"]) == 2
 
 
+def test_cli_play_text_with_open_choices(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # The text view prints each open choice (its field `key` once): Use What You Take has two.
+    case = next(c for _, c in CASES if c["id"] == "use-what-you-take-odds")
+    path = tmp_path / "state.yaml"
+    path.write_text(yaml.safe_dump(case["state"], allow_unicode=True), encoding="utf-8")
+    assert main(["play", str(path), "Use What You Take"]) == 0
+    out = capsys.readouterr().out
+    assert "open choice opponent (choice)" in out and "(probability 1/4)" in out
+
+
 # ---- hygiene -----
 def _heads(paths: list[Path]) -> set[tuple[str, int]]:
     heads: set[tuple[str, int]] = set()
