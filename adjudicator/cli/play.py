@@ -78,8 +78,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def play_text(response: dict, lang: str = "en") -> str:
     """A plain-text view of a play response (messages/text_view.yaml)."""
-    def say(key: str, **fields: object) -> str:
-        return text("text_view", key, lang, **fields)
+    def say(name: str, /, **fields: object) -> str:  # (a field may be called `key`)
+        return text("text_view", name, lang, **fields)
 
     def cards(ids: list) -> str:
         """Cards as the text shows them: in English the ids as a list, in Chinese by name."""

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,7 @@ from ..table.choices import (
 from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
 from ..table.schema import MOVE_KINDS, NUMBER_KEYS
 from ..table.state import PendingPlay, Player, TableState, Turn
+from . import draw_odds
 from .changes import changes
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for, rulings_for
@@ -322,6 +324,8 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
         if key not in CHOICE_KEYS:
             raise InputError(unknown_choice_key(key, path))
         if key in DRIVER_KEYS:
+            if key == "order":  # the cards the player plays from a sub-hand: named, not drawn
+                out.append("choice_given(order).")
             continue
         out.append(f"choice_given({key}).")
         if key == "reveal":  # the table names unknown cards of a hand: they are in that hand
@@ -692,12 +696,26 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         return PlayResult(legal=True, open_choices=[{
             "key": "card", "kind": "name",
             "options": sorted(_card_of(c) for (c,) in named)}])
+    sets: list[list[str]] = []
+    if first.args("odds_draw", 1) and sample is None and not choices.get("drawn"):
+        # the cards drawn from a pile given as a count matter at once (unseen_draws.lp): one
+        # outcome per set of cards it may draw (draw_odds.draws: the likelier first), as many as
+        # may be listed
+        sets, unseen, more_sets = _draw_sets(first, limit)
+        facts += "".join(f"draw_set({i},{term(c)},{j}).\n"
+                         for i, cards in enumerate(sets) for j, c in enumerate(cards))
+        models, more = _solve(facts, limit, None, _game_of(state))
+        more = more or more_sets
+        models.sort(key=lambda m: Atoms.of(m).args("drawn_set", 1)[0][0].number)
     outcomes: list[Outcome] = []
     seen: dict[str, Outcome] = {}
     for symbols in models:
         atoms = Atoms.of(symbols)
         new_state = _next_state(state, atoms, keep)
         picks, chance_keys, odds = _picks(ctx, atoms), _chance_keys(atoms), _odds(atoms)
+        for (index,) in atoms.args("drawn_set", 1):  # the set drawn, each copy named
+            picks["drawn"] = sets[index.number]
+            odds = _times(odds, draw_odds.odds(unseen, sets[index.number]))
         fingerprint = repr(new_state.to_json())
         if fingerprint in seen:
             # two random results that leave the same table are one outcome: their odds add up
@@ -717,7 +735,11 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         outcomes, cut = _within_size(outcomes, game)
         more = more or cut
     result = PlayResult(legal=True, outcomes=outcomes, truncated=more, cut_by_size=cut)
-    if len(outcomes) > 1 or more:
+    if sets and more:  # the cards the sets not listed may draw: every unseen card
+        result.open_choices = [o for o in _open_from(outcomes) if o["key"] != "drawn"] + [
+            {"key": "drawn", "kind": "chance", "options": sorted(unseen),
+             "count": first.args("odds_draw", 1)[0][0].number}]
+    elif len(outcomes) > 1 or more:
         result.open_choices = (_open_choices(ctx, _brave(facts, _game_of(state))) if more
                                else _open_from(outcomes))
     reveal = [a for a in first.args("open_reveal", 2)]
@@ -725,6 +747,16 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         result.open_choices.append({"key": "reveal", "kind": "unknown",
                                     "player": ctx.player(seat), "count": count.number})
     return result
+
+
+def _draw_sets(first: Atoms, limit: int) -> tuple[list[list[str]], dict[str, int], bool]:
+    """The first `limit` sets of cards a draw from a pile given as a count may draw (the rules'
+    odds_draw/1 and unseen_copies/2: unseen_draws.lp), the unseen copies, and whether there
+    are more sets than that."""
+    (n,), = first.args("odds_draw", 1)
+    unseen = {_card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
+    found = list(islice(draw_odds.draws(unseen, n.number), limit + 1))
+    return found[:limit], unseen, len(found) > limit
 
 
 def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
@@ -812,7 +844,9 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     then = dict(choices.pop("then", {}) or {})
     # a step whose outcome the next step of `order` replaces needs no ruling: rulings are made
     # for the final outcomes only (below), which saves one grounding per intermediate step
-    result = apply_action(state, action, choices, seed, with_ruling=not order, keep=keep)
+    # (`order` names the cards played from the sub-hand: the draw's cards are not enumerated)
+    first = {**choices, "order": order} if order else choices
+    result = apply_action(state, action, first, seed, with_ruling=not order, keep=keep)
     step = 0
     # a play of the sub-hand that waits in the Surprise chain stops it: the rest of `order` is
     # played once the chain is closed (a `resolve` with `order`)
@@ -822,10 +856,15 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
         nxt = order.pop(0)
         step += 1
         sub_choices = then.get(nxt) or then.get(_card(game, nxt, "/play/choices/order")) or {}
+        # the rest of `order` names the cards still to be played: a sub-hand this play draws is
+        # not listed set by set (unseen_draws.lp); the chain keeps the play's own choices only
         sub = apply_action(result.outcomes[0].state,
                            {"kind": "play", "card": nxt, "player": action["player"]},
-                           sub_choices, None if seed is None else seed + step,
-                           with_ruling=not order)
+                           {**sub_choices, "order": order} if order else sub_choices,
+                           None if seed is None else seed + step, with_ruling=not order,
+                           keep=normalize_choices(sub_choices, game,
+                                                  [p.name for p in state.players],
+                                                  "/play/choices"))
         if not sub.legal:
             return sub
         result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,

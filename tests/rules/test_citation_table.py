@@ -251,6 +251,7 @@ TABLE: dict[str, dict[str, str]] = {
     "draw_short": {"rulebook:reshuffling": RESHUFFLE},
     "draw_total": {"rulebook:each-turn": DRAW},
     "drawn_not_reshuffled": {"rulebook:reshuffling": RESHUFFLE},
+    "drawn_from_unseen": {"rulebook:setup": "placing the remainder of the deck face down"},
     "drew_unknown": {"rulebook:setup": "placing the remainder of the deck face down",
                      "rulebook:fluxxnomic-cards": MADE},
     "extra_turn_taken": {"card:take_another_turn": ANOTHER_TURN},

@@ -103,6 +103,8 @@ def test_play_scenario(case: dict[str, Any]) -> None:
         assert [c["key"] for c in response["open_choices"]] == want["open_choices"]
     if "state" in want:
         assert matches(want["state"], outcomes[0]["state"]), outcomes[0]["state"]
+    if "probability" in want:  # the first outcome's
+        assert outcomes[0].get("probability") == want["probability"], outcomes[0].get("choices")
     if "any_state" in want:
         assert any(matches(want["any_state"], o["state"]) for o in outcomes), (
             [o["state"] for o in outcomes])
@@ -249,6 +251,17 @@ def test_cli_play(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", str(path), "Cookies"]) == 1
     assert "not legal" in capsys.readouterr().out
     assert main(["play", str(path), "Trade Hands", "--choices", "{"]) == 2
+
+
+def test_cli_play_text_with_open_choices(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # The text view prints each open choice (its field `key` once): Use What You Take has two.
+    case = next(c for _, c in CASES if c["id"] == "use-what-you-take-odds")
+    path = tmp_path / "state.yaml"
+    path.write_text(yaml.safe_dump(case["state"], allow_unicode=True), encoding="utf-8")
+    assert main(["play", str(path), "Use What You Take"]) == 0
+    out = capsys.readouterr().out
+    assert "open choice opponent (choice)" in out and "(probability 1/4)" in out
 
 
 # ---- hygiene -----

@@ -150,7 +150,9 @@ SCHEMAS: dict[str, Any] = {
                                    "type": "string", "pattern": r"^[0-9]+(/[0-9]+)?$",
                                    "description": (
                                        "an outcome that drew something at random: its odds "
-                                       "given its decisions, an exact fraction (\"1/3\")")}}},
+                                       "given its decisions, an exact fraction (\"1/3\"); "
+                                       "cards drawn from a pile given as a count: over the "
+                                       "deck's copies the table does not show")}}},
                 "description": "one per possible result, at most 24 and at most "
                                "outcomes_size_limit bytes of JSON together (the first always)"},
             "outcomes_truncated": {"type": "boolean",
@@ -160,7 +162,10 @@ SCHEMAS: dict[str, Any] = {
                                     "description": "present when the size limit cut the "
                                                    "outcomes: bytes of JSON"},
             "open_choices": {"type": "array",
-                             "description": "what to decide to narrow the outcomes"},
+                             "description": (
+                                 "what to decide to narrow the outcomes; `drawn` (kind "
+                                 "chance, with `count`): the unseen cards a draw from a pile "
+                                 "given as a count may take, when more sets than are listed")},
             "groups": {"type": "array", "description": (
                 "with several outcomes: the outcomes grouped by the decisions that lead to "
                 "them (random results aside), each group's `outcomes` their indices"),

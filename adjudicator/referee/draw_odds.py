@@ -1,0 +1,80 @@
+"""The arithmetic of a draw from a pile the table gives as a count: which sets of cards it may
+draw and the odds of each. Which cards are unseen, and when a draw's cards are worth listing,
+are the rules' (rules_asp/moves/unseen_draws.lp); this module only counts.
+
+N cards drawn from the top of a pile whose cards are any of the T unseen copies, all alike,
+are any N of them: a set taking K_c of the U_c unseen copies of each card c has the
+hypergeometric odds prod C(U_c, K_c) / C(T, N). The sets add up to 1 (Vandermonde's identity).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterator
+from fractions import Fraction
+from itertools import combinations
+
+
+def odds(unseen: dict[str, int], drawn: list[str]) -> Fraction:
+    """The odds of drawing exactly the cards `drawn` (as a multiset) from the unseen copies."""
+    total = sum(unseen.values())
+    counts: dict[str, int] = {}
+    for card in drawn:
+        counts[card] = counts.get(card, 0) + 1
+    ways = math.prod(math.comb(unseen.get(c, 0), k) for c, k in counts.items())
+    return Fraction(ways, math.comb(total, len(drawn)))
+
+
+Shape = tuple[tuple[int, int, int], ...]  # (unseen copies U, copies taken K, how many cards)
+
+
+def draws(unseen: dict[str, int], n: int) -> Iterator[list[str]]:
+    """Every set of n cards the unseen copies allow, each once, as a sorted list of card ids,
+    the likelier first, lazily: a caller that lists only the first few never makes
+    the rest. A set's odds depend only on its shape, which of its cards take how many of how
+    many unseen copies: the shapes are few and ordered by their odds, and the sets of one shape
+    are made in order of ids."""
+    classes: dict[int, list[str]] = defaultdict(list)  # unseen copies -> the cards with that many
+    for card in sorted(unseen):
+        classes[unseen[card]].append(card)
+    pairs = [(u, k) for u in sorted(classes) for k in range(1, u + 1)]
+    for shape in sorted(_shapes(pairs, classes, n), key=lambda sh: (-_ways(sh), sh)):
+        yield from _sets_of(shape, classes)
+
+
+def _ways(shape: Shape) -> int:
+    return math.prod(math.comb(u, k) ** m for u, k, m in shape)
+
+
+def _shapes(pairs: list[tuple[int, int]], classes: dict[int, list[str]], n: int,
+            used: dict[int, int] | None = None) -> Iterator[Shape]:
+    """The shapes of n copies: for each (U, K) of `pairs` in turn, how many cards take K of
+    their U copies, no class giving more cards than it has."""
+    used = used or {}
+    if n == 0:
+        yield ()
+        return
+    if not pairs:
+        return
+    (u, k), rest = pairs[0], pairs[1:]
+    room = len(classes[u]) - used.get(u, 0)
+    for m in range(min(room, n // k), -1, -1):
+        for tail in _shapes(rest, classes, n - m * k, {**used, u: used.get(u, 0) + m}):
+            yield ((u, k, m), *tail) if m else tail
+
+
+def _sets_of(shape: Shape, classes: dict[int, list[str]]) -> Iterator[list[str]]:
+    """The sets of one shape: in each class, disjoint choices of the cards taking each K."""
+    def place(i: int, free: dict[int, list[str]]) -> Iterator[list[str]]:
+        if i == len(shape):
+            yield []
+            return
+        u, k, m = shape[i]
+        for chosen in combinations(free[u], m):
+            left = {**free, u: [c for c in free[u] if c not in chosen]}
+            for rest in place(i + 1, left):
+                yield [c for c in chosen for _ in range(k)] + rest
+
+    for found in place(0, dict(classes)):
+        yield sorted(found)
