@@ -3,7 +3,8 @@
 Whether a player's number Keepers can compute a number is arithmetic (engine/math_search.py);
 which numbers, whose turn it is, and what a computation wins are rules, in
 rules_asp/ruling/goals_math.lp. For each number a Goal on the table may have (its printed number,
-or the one the players gave for it) this module hands the program the search's answer:
+or the one the players gave for it, or the active player's own) this module hands the program the
+search's answer:
 
   math_decision(S,T,Mode,Answer,K)   seat S, target T, Mode plain (each Keeper its own number) or
                                      combine (one two-digit number first, Combine Digits), and
@@ -56,10 +57,13 @@ def math_facts(state: TableState, game: Catalog, term: Callable[[str], str]) -> 
     numbers = tuple(sorted(game.get(c).attrs["value"] for c in state.players[seat].keepers
                            if isinstance(game.get(c).attrs.get("value"), int)))
     given = state.extra.get(GOAL_NUMBERS) or {}
+    name = state.players[seat].name
     targets: set[int] = set()
     for goal in state.goals:
         printed = game.get(goal).attrs.get("target") if goal in game else None
-        targets.update(n for n in (printed, given.get(goal)) if isinstance(n, int))
+        number = given.get(goal)
+        own = number.get(name) if isinstance(number, dict) else number  # the player's own number
+        targets.update(n for n in (printed, own) if isinstance(n, int))
     modes = [("plain", 0)] + ([("combine", 1)] if COMBINE_DIGITS in state.rules else [])
     out: list[str] = []
     for target in sorted(targets):
