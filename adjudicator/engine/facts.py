@@ -117,7 +117,7 @@ def table_facts(state: TableState, game: Catalog) -> str:
     # the extension fields of plays (docs/PLAYS.md): extra_turns, sub_hands
     out += extension_facts(state, game)
     # Math Fluxx: can the active player's Keepers compute a Goal's number (arithmetic only)
-    out += math_facts(state, game, term)
+    out += math_facts(state, term)
     if state.draw_pile is not None:
         out += [
             _fact("draw_pile", term(c), i)

@@ -388,6 +388,9 @@ TABLE: dict[str, dict[str, str]] = {
     "math_no_equation": {"faq:004-q2": POWERS, "rulebook:math-rules": MATH_WIN,
                          "faq:004-q5": ONE_TWO_DIGIT},
     "math_one_two_digit_number": {"faq:004-q5": ONE_TWO_DIGIT},
+    "math_number_alone": {"rulebook:math-rules": MATH_WIN,
+                          "faq:004-q4": ("make them into a two-digit number you can see to "
+                                         "write out your equation")},
     "math_rules_goal_drawn": {
         "rulebook:math-rules":
             ("the player who would have won draws 3 cards, the Goal is discarded, and the game "
