@@ -18,8 +18,10 @@ The search is over sub-multisets of the numbers (equal Keepers are one choice, n
 smallest first, so a witness uses as few Keepers as it can. A multiset M reaches t when it splits
 into A and B such that some value x of A (all of A's values, memoized by multiset) and the value
 y that the target then asks of B (t - x, t / x, the root of t...) is reached by B, recursively
-(memoized by multiset and target). When every sub-multiset has been tried the answer "no" is a
-proof (within the bound); a search that exhausts its budget of steps answers "undecided".
+(memoized by multiset and target); a multiset of four that keeps being asked about new targets
+gets its whole value set made once (`PROMOTE`), and each later target is a look-up. When every
+sub-multiset has been tried the answer "no" is a proof (within the bound); a search that
+exhausts its budget of steps answers "undecided".
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ DEFAULT_BUDGET = 20_000
 QUICK = 3
 # ... from this many Keepers on (below it the whole search is as fast)
 QUICK_FROM = 6
+# A multiset of this many numbers asked about target by target: after this many steps spent so
+# (its searches failing), and when it will be asked again, its whole value set is made instead
+# and every later target is a look-up. Four numbers: their value set is a few thousand values.
+PROMOTE = {4: 1000}
 
 OPS = ("plus", "minus", "times", "div", "pow", "root")
 
@@ -231,12 +237,14 @@ def _exponent_of(base: Q, t: Q) -> list[int] | str:
 class Search:
     """One multiset of numbers: memoized value sets and sub-searches, and the step budget."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, largest: int = 0) -> None:
         self.budget = budget
+        self.largest = largest  # the most numbers a multiset asked about holds
         self.steps = 0
         self._values: dict[Key, dict[Q, Expr]] = {}
         self._reach: dict[tuple[Key, Q], Expr | None] = {}
         self._splits: dict[Key, list[tuple[Key, Key]]] = {}
+        self._spent: dict[Key, tuple[int, int]] = {}  # targets asked and steps spent, by multiset
 
     def splits(self, key: Key) -> list[tuple[Key, Key]]:
         """The ways to cut the multiset in two non-empty parts (a, b), |a| <= |b|, smaller a
@@ -375,7 +383,16 @@ class Search:
         if len(key) <= 3 or key in self._values:
             found = self.values(key).get(t)
         else:
+            before = self.steps
             found = self._split_reach(key, t)
+            # a multiset asked about many targets: its whole value set, once, costs less than
+            # more such searches (each later target is then a look-up)
+            asked, spent = self._spent.get(key, (0, 0))
+            asked, spent = asked + 1, spent + self.steps - before
+            self._spent[key] = (asked, spent)
+            again = asked >= 2 or len(key) < self.largest  # ... or will be: a larger one asks it
+            if found is None and again and spent > PROMOTE.get(len(key), spent + 1):
+                self.values(key)
         self._reach[memo] = found
         return found
 
@@ -464,7 +481,7 @@ def decide(numbers: list[int], target: int, combine: int = 0,
     number first (it counts as one number, made of two); with 2, up to two such pairs. Which
     pairs, how many and how many numbers are the rules program's to say (math_facts.py asks for
     each)."""
-    search = Search(budget)
+    search = Search(budget, len(numbers))
     t = target
     base: Key = tuple(sorted((v, ()) for v in numbers))
     starts: list[tuple[Key, tuple[Leaf, ...]]] = [(base, ())]
