@@ -30,6 +30,7 @@ from bench.rulings import p95, seated_table  # noqa: E402
 from tests.engine.test_math_search import brute_force  # noqa: E402
 
 ENUMERATION_MAX = 4  # five Keepers already take seconds a case in the plain enumeration
+JOINS = math_facts.card_data("math").joins  # the pairs Combine Digits reads together
 DECK = [0] * 4 + [1] * 4 + [2] * 3 + [v for v in range(3, 10) for _ in range(2)] + [10]
 
 
@@ -64,7 +65,7 @@ def decisions(tables: int, rng: random.Random) -> None:
 
                     def run(hand=hand, t=t, combine=combine) -> None:
                         nonlocal answer
-                        answer = decide(hand, t, combine)
+                        answer = decide(hand, t, combine, joins=JOINS)
 
                     times.append(ms(run))
                     undecided += answer.status == "undecided"

@@ -117,7 +117,7 @@ def table_facts(state: TableState, game: Catalog) -> str:
     # the extension fields of plays (docs/PLAYS.md): extra_turns, sub_hands
     out += extension_facts(state, game)
     # Math Fluxx: can the active player's Keepers compute a Goal's number (arithmetic only)
-    out += math_facts(state, game, term)
+    out += math_facts(state, term)
     if state.draw_pile is not None:
         out += [
             _fact("draw_pile", term(c), i)
@@ -145,10 +145,15 @@ def extension_facts(state: TableState, game: Catalog) -> list[str]:
     turns = state.extra.get(EXTRA_TURNS) or 0
     if turns > 0:
         out.append(f"extra_turns({turns}).")
-    # Math Fluxx: the numbers the players read on Goals whose number the sources lack
-    out += [f"goal_number_given({term(card)},{n})."
-            for card, n in sorted((state.extra.get(GOAL_NUMBERS) or {}).items())]
+    # Math Fluxx: the numbers the players read on Goals whose number the sources lack, or give
+    # for each player (a Goal such as Your Own Age)
     seats = {p.name: i for i, p in enumerate(state.players)}
+    for card, n in sorted((state.extra.get(GOAL_NUMBERS) or {}).items()):
+        if isinstance(n, dict):
+            out += [f"player_goal_number({term(card)},{seats[who]},{k})."
+                    for who, k in n.items() if who in seats]
+        else:
+            out.append(f"goal_number_given({term(card)},{n}).")
     for depth, frame in enumerate(sub_hands(state, game), start=1):
         seat = seats[frame["player"]]
         out.append(f"subframe({depth},{seat},{term(frame['card'])},{frame['plays_left']}).")

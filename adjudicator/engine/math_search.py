@@ -1,11 +1,14 @@
 """Can these numbers compute this target? Exact arithmetic for Math Fluxx's Math Rules.
 
-This module is arithmetic only: which numbers a player's Keepers stand for, and whether the Goal
-applies, is decided by the rules program (rules_asp/ruling/goals_math.lp); it reads the answer as
-facts (engine/math_facts.py).
+This module is arithmetic only: which numbers a player's Keepers stand for, which two of them may
+be read together as one two-digit number, how many numbers a computation must use, and whether
+the Goal applies, are decided by the rules program (rules_asp/ruling/goals_math.lp, with the card
+data of rules_asp/cards/math_goals.lp); it reads the answers as facts (engine/math_facts.py).
 
-The question: is there an expression over some (at least two) of the numbers, each used at most
-once, with + - × / ^ and exact roots, whose value is the target? Values are exact rationals
+The question: is there an expression over some (at least `operands`) of the numbers, each used at
+most once, with + - × / ^ and exact roots, whose value is the target, where up to `combine` pairs
+of numbers, each pair one of `joins`, may first be read together as one number (their digits side
+by side: 2 and 5 make 25)? Values are exact rationals
 (`Fraction`); a power needs a whole exponent, a root a whole index of 2 or more and a rational
 result (the principal root: an even root of a negative number is not taken). Every number in the
 working stays within `LIMIT` (numerator and denominator) and every exponent or index within
@@ -15,15 +18,17 @@ The search is over sub-multisets of the numbers (equal Keepers are one choice, n
 smallest first, so a witness uses as few Keepers as it can. A multiset M reaches t when it splits
 into A and B such that some value x of A (all of A's values, memoized by multiset) and the value
 y that the target then asks of B (t - x, t / x, the root of t...) is reached by B, recursively
-(memoized by multiset and target). When every sub-multiset has been tried the answer "no" is a
-proof (within the bound); a search that exhausts its budget of steps answers "undecided".
+(memoized by multiset and target); a multiset of four that keeps being asked about new targets
+gets its whole value set made once (`PROMOTE`), and each later target is a look-up. When every
+sub-multiset has been tried the answer "no" is a proof (within the bound); a search that
+exhausts its budget of steps answers "undecided".
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
@@ -38,13 +43,19 @@ DEFAULT_BUDGET = 20_000
 QUICK = 3
 # ... from this many Keepers on (below it the whole search is as fast)
 QUICK_FROM = 6
+# A multiset of this many numbers asked about target by target: after this many steps spent so
+# (its searches failing), and when it will be asked again, its whole value set is made instead
+# and every later target is a look-up. Four numbers: their value set is a few thousand values.
+PROMOTE = {4: 1000}
 
 OPS = ("plus", "minus", "times", "div", "pow", "root")
 
-# An expression: ("k", v) a Keeper's number, ("c", a, b) the two-digit number of Combine Digits
-# (digits a and b), or (op, left, right) with op one of OPS; ("root", x, n) is the n-th root of x.
+# An expression: ("k", v) a Keeper's number, ("c", a, b) the numbers a and b read together (the
+# two-digit number of Combine Digits), or (op, left, right) with op one of OPS; ("root", x, n) is
+# the n-th root of x.
 Expr = tuple
-Leaf = tuple[int, str]  # (value, "") a Keeper, (10a+b, "ab") a combined number
+Leaf = tuple[int, tuple[int, ...]]  # (value, ()) a Keeper, (ab, (a, b)) two numbers read together
+Join = tuple[int, int]
 Key = tuple[Leaf, ...]
 
 
@@ -147,11 +158,16 @@ def evaluate(expr: Expr) -> Q | None:
     if expr[0] == "k":
         return expr[1]
     if expr[0] == "c":
-        return 10 * expr[1] + expr[2]
+        return read_together(expr[1], expr[2])
     x, y = evaluate(expr[1]), evaluate(expr[2])
     if x is None or y is None:
         return None
     return apply(expr[0], x, y)
+
+
+def read_together(a: int, b: int) -> int:
+    """The number whose digits are a's then b's (2 and 5: 25)."""
+    return int(f"{a}{b}")
 
 
 def leaves(expr: Expr) -> list[Expr]:
@@ -183,8 +199,8 @@ Want = Q | str
 
 
 def _leaf_expr(leaf: Leaf) -> Expr:
-    value, digits = leaf
-    return ("c", int(digits[0]), int(digits[1])) if digits else ("k", value)
+    value, parts = leaf
+    return ("c", *parts) if parts else ("k", value)
 
 
 def _sub_keys(key: Key) -> Iterator[Key]:
@@ -221,12 +237,14 @@ def _exponent_of(base: Q, t: Q) -> list[int] | str:
 class Search:
     """One multiset of numbers: memoized value sets and sub-searches, and the step budget."""
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, largest: int = 0) -> None:
         self.budget = budget
+        self.largest = largest  # the most numbers a multiset asked about holds
         self.steps = 0
         self._values: dict[Key, dict[Q, Expr]] = {}
         self._reach: dict[tuple[Key, Q], Expr | None] = {}
         self._splits: dict[Key, list[tuple[Key, Key]]] = {}
+        self._spent: dict[Key, tuple[int, int]] = {}  # targets asked and steps spent, by multiset
 
     def splits(self, key: Key) -> list[tuple[Key, Key]]:
         """The ways to cut the multiset in two non-empty parts (a, b), |a| <= |b|, smaller a
@@ -365,7 +383,16 @@ class Search:
         if len(key) <= 3 or key in self._values:
             found = self.values(key).get(t)
         else:
+            before = self.steps
             found = self._split_reach(key, t)
+            # a multiset asked about many targets: its whole value set, once, costs less than
+            # more such searches (each later target is then a look-up)
+            asked, spent = self._spent.get(key, (0, 0))
+            asked, spent = asked + 1, spent + self.steps - before
+            self._spent[key] = (asked, spent)
+            again = asked >= 2 or len(key) < self.largest  # ... or will be: a larger one asks it
+            if found is None and again and spent > PROMOTE.get(len(key), spent + 1):
+                self.values(key)
         self._reach[memo] = found
         return found
 
@@ -425,30 +452,47 @@ def _quick(search: Search, numbers: Key, t: Q) -> Expr | None:
     return None
 
 
-def _combined_options(numbers: list[int]) -> list[tuple[int, int]]:
-    """The two-digit numbers two single-digit numbers make (first digit not 0), once each."""
+def _join_options(numbers: list[int], joins: Iterable[Join]) -> list[Join]:
+    """The pairs of `joins` that two of `numbers` (two different ones: a number is used once)
+    can make, once each."""
     counts = Counter(numbers)
-    return [(a, b) for a in range(1, 10) for b in range(10)
+    return [(a, b) for a, b in sorted(set(joins))
             if counts[a] and counts[b] and (a != b or counts[a] >= 2)]
 
 
+def alone(numbers: list[int], target: int, combine: int = 0,
+          joins: Iterable[Join] = ()) -> Expr | None:
+    """One of `numbers`, or (with `combine`) a pair of `joins` read together, whose value is
+    `target`: a computation of one number."""
+    if target in numbers:
+        return ("k", target)
+    if combine:
+        for a, b in _join_options(numbers, joins):
+            if read_together(a, b) == target:
+                return ("c", a, b)
+    return None
+
+
 def decide(numbers: list[int], target: int, combine: int = 0,
-           budget: int = DEFAULT_BUDGET) -> Decision:
-    """Can some two or more of `numbers` compute `target`? With `combine` (1, or True), one
-    two-digit number may be made from two single-digit numbers first (it counts as one number,
-    made of two); with 2, two such numbers (what Combine Digits does not allow: the ruling says
-    that a second one would have done)."""
-    search = Search(budget)
+           budget: int = DEFAULT_BUDGET, *, joins: Iterable[Join] = (),
+           operands: int = 2) -> Decision:
+    """Can some `operands` or more of `numbers` compute `target`? With `combine` (1, or True), up
+    to one pair of the numbers, a pair of `joins` (first, second), may be read together as one
+    number first (it counts as one number, made of two); with 2, up to two such pairs. Which
+    pairs, how many and how many numbers are the rules program's to say (math_facts.py asks for
+    each)."""
+    search = Search(budget, len(numbers))
     t = target
-    base: Key = tuple(sorted((v, "") for v in numbers))
+    base: Key = tuple(sorted((v, ()) for v in numbers))
     starts: list[tuple[Key, tuple[Leaf, ...]]] = [(base, ())]
+    joins = tuple(joins)
     for _ in range(int(combine)):
         more = []
         for rest, made in starts:
-            for a, b in _combined_options([v for v, digits in rest if not digits]):
-                leaf = (10 * a + b, f"{a}{b}")
+            for a, b in _join_options([v for v, parts in rest if not parts], joins):
+                leaf = (read_together(a, b), (a, b))
                 if not made or leaf >= made[-1]:  # each set of two-digit numbers once
-                    more.append((_minus(rest, ((a, ""), (b, ""))), (*made, leaf)))
+                    more.append((_minus(rest, ((a, ()), (b, ()))), (*made, leaf)))
         starts += [s for s in more if s not in starts]
     quick: Expr | None = None
     try:
@@ -459,10 +503,10 @@ def decide(numbers: list[int], target: int, combine: int = 0,
             if quick is not None:
                 break
         most = len(numbers) if quick is None else keepers_used(quick) - 1
-        for size in range(2, most + 1):  # Keepers used, fewest first
+        for size in range(1, most + 1):  # Keepers used, fewest first
             for rest, made in starts:
                 pick = size - 2 * len(made)
-                if pick < 0 or pick + len(made) < 2:
+                if pick < 0 or pick + len(made) < max(operands, 1):
                     continue
                 for sub in sorted(set(combinations(rest, pick))):
                     search._step()
@@ -526,7 +570,7 @@ def _chain(expr: Expr, op: str) -> list[Expr]:
 def _leaf_value(expr: Expr) -> int:
     if expr[0] == "k":
         return expr[1]
-    return 10 * expr[1] + expr[2] if expr[0] == "c" else 0
+    return read_together(expr[1], expr[2]) if expr[0] == "c" else 0
 
 
 def _wrap(expr: Expr, rank: int) -> str:

@@ -402,7 +402,7 @@ def _read(r: _Reader, data: Any, found: list[Problem], check_copies: bool) -> Ta
     pending = _pending(r, data.get("pending"), names, active)
     frames = _sub_hands(r, data.get(SUB_HANDS), names)
     extra_turns = r.count(data.get(EXTRA_TURNS), "/" + EXTRA_TURNS)
-    goal_numbers = _goal_numbers(r, data.get(GOAL_NUMBERS))
+    goal_numbers = _goal_numbers(r, data.get(GOAL_NUMBERS), names)
     phase = _phase(r, data.get(PHASE), names, active, turn)
     if check_copies:
         r.check_copies()
@@ -476,19 +476,43 @@ def _phase(r: _Reader, value: Any, names: list[str], active: str | None,
     return out
 
 
-def _goal_numbers(r: _Reader, value: Any) -> dict[str, int]:
-    """`goal_numbers`: Goal name -> the number the players read on it, as card id -> number.
-    Whether a Goal needs one is the rules' to say (rules_asp/ruling/goals.lp)."""
-    out: dict[str, int] = {}
+def _goal_numbers(r: _Reader, value: Any, names: list[str]) -> dict[str, int | dict[str, int]]:
+    """`goal_numbers`: Goal name -> the number the players read on it, or -> player name -> that
+    player's own number (a Goal such as Your Own Age), as card id -> number (or player -> number,
+    names in their canonical form). Whether a Goal needs one, and of which shape, is the rules'
+    to say (rules_asp/ruling/goals.lp)."""
+    out: dict[str, int | dict[str, int]] = {}
     if not r.place("/" + GOAL_NUMBERS) or not isinstance(value, dict):
         return out
     for name, number in value.items():
         path = pointer(GOAL_NUMBERS, name)
         card = r.card(name, path, "goals", copies=False)
+        if isinstance(number, dict):
+            own = _player_numbers(r, number, names, path)
+            if card is not None and r.place(path):
+                out[card] = own
+            continue
         n = r.count(number, path)
         if card is not None and n is not None:
             out[card] = n
     return out
+
+
+def _player_numbers(r: _Reader, value: dict[str, Any], names: list[str],
+                    path: str) -> dict[str, int]:
+    """One Goal's numbers by player: each key must name a player at the table, once."""
+    own: dict[str, int] = {}
+    for who, number in value.items():
+        at = path + pointer(who)
+        player = canonical(who)
+        n = r.count(number, at)
+        if player not in names:
+            r.error(at, "not_a_player", schema.close(player, names) or names[:3], name=player)
+        elif player in own:
+            r.error(at, "goal_number_player_twice", name=player)
+        elif n is not None:
+            own[player] = n
+    return own
 
 
 def _edition(r: _Reader, data: dict[str, Any]) -> tuple[str | None, tuple[str, ...]]:

@@ -276,11 +276,17 @@ SCHEMAS: dict[str, Any] = {
                             "description": "Take Another Turn owed (docs/PLAYS.md)"},
             "phase": ref("Phase"),
             "goal_numbers": _nullable({
-                "type": "object", "additionalProperties": COUNT, "maxProperties": MAX_ITEMS,
+                "type": "object", "maxProperties": MAX_ITEMS,
                 "propertyNames": {"maxLength": MAX_CARD_NAME},
+                "additionalProperties": {
+                    "anyOf": [COUNT, {"type": "object", "maxProperties": MAX_PLAYERS,
+                                      "propertyNames": {"maxLength": MAX_NAME},
+                                      "additionalProperties": COUNT}]},
                 "description": "Math Fluxx: the number the players read on a Goal whose number "
-                               "the sources do not print (Yin Yang, Today's Date, Your Own "
-                               "Age), by the Goal's name"}),
+                               "the sources do not print (Yin Yang, Today's Date), by the "
+                               "Goal's name; for a Goal whose number is each player's own "
+                               "(Your Own Age), an object from each player's name to their "
+                               "number"}),
         },
         "additionalProperties": ref("Value"),
         "maxProperties": MAX_ITEMS,

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from adjudicator.engine.math_facts import card_data
 from adjudicator.engine.math_search import decide, equation_text, evaluate
+
+JOINS = card_data("math").joins  # the pairs Combine Digits reads together (rules_asp/cards/)
 
 
 def test_usual_notation() -> None:
@@ -33,7 +36,18 @@ def test_a_spent_budget_is_undecided_never_no() -> None:
 
 def test_one_two_digit_number_only() -> None:
     """FAQ 004-q5: "You may only create ONE two-digit number": 10 × 10 = 100 needs two."""
-    assert decide([1, 0, 1, 0], 100, combine=True).status == "cannot"
+    assert decide([1, 0, 1, 0], 100, combine=True, joins=JOINS).status == "cannot"
     # One and Zero make 10 only with Combine Digits (FAQ 004-q3): 10 ^ 2 = 100
     assert decide([1, 0, 2], 100).status == "cannot"
-    assert decide([1, 0, 2], 100, combine=True).status == "can"
+    assert decide([1, 0, 2], 100, combine=True, joins=JOINS).status == "can"
+
+
+def test_a_number_alone_only_when_asked() -> None:
+    """How many numbers a computation must use is the rules program's (goals_math.lp): the
+    search answers for the count it is given."""
+    assert decide([7, 3], 7).status == "cannot"
+    assert decide([7, 3], 7, operands=1).witness == ("k", 7)
+    assert decide([1, 0], 10, combine=1, joins=JOINS).status == "cannot"
+    assert decide([1, 0], 10, combine=1, joins=JOINS, operands=1).witness == ("c", 1, 0)
+    # which pairs may be read together is given too: none, no two-digit number
+    assert decide([1, 0, 2], 100, combine=1).status == "cannot"

@@ -318,6 +318,10 @@ TABLE: dict[str, dict[str, str]] = {
         "faq:002-54": CHAIN,
     },
     "goal_number_given": {"rulebook:numbers-and-math": TARGET},
+    "player_number_given": {"rulebook:numbers-and-math": TARGET},
+    "player_target_open": {"rulebook:numbers-and-math": TARGET},
+    "goal_number_per_player": {"rulebook:numbers-and-math": TARGET},
+    "player_number_not_used": {"rulebook:numbers-and-math": TARGET},
     "goal_replaced": {"rulebook:goals": "Discard the previous Goal, if any."},
     "goal_slot_filled": {"faq:002-74": FILL_SLOT},
     "goal_target_interpreted": {"rulebook:numbers-and-math": TARGET},
@@ -385,6 +389,9 @@ TABLE: dict[str, dict[str, str]] = {
     "math_no_equation": {"faq:004-q2": POWERS, "rulebook:math-rules": MATH_WIN,
                          "faq:004-q5": ONE_TWO_DIGIT},
     "math_one_two_digit_number": {"faq:004-q5": ONE_TWO_DIGIT},
+    "math_number_alone": {"rulebook:math-rules": MATH_WIN,
+                          "faq:004-q4": ("make them into a two-digit number you can see to "
+                                         "write out your equation")},
     "math_rules_goal_drawn": {
         "rulebook:math-rules":
             ("the player who would have won draws 3 cards, the Goal is discarded, and the game "

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.engine.facts import state_facts, term
+from adjudicator.engine.math_facts import card_data
 from adjudicator.engine.math_search import decide, equation_text
 from adjudicator.engine.solve import solve
 from adjudicator.resources import faq_dir, rules_dir
@@ -165,7 +166,7 @@ def test_math_rules_win_is_the_search_answer(keepers: list[int], goal: str,
     goal_name = catalog("math")[goal]["name"]["en"]
     atoms = rule(math_state(names, rules, goal_name))
     engine_says = any(str(s) == f"math_win(0,{term(goal)})" for s in atoms.get("math_win", []))
-    answer = decide(keepers, TARGETS[goal], combine)
+    answer = decide(keepers, TARGETS[goal], combine, joins=card_data("math").joins)
     assert engine_says == (answer.status == "can"), (keepers, goal, combine)
     if engine_says:
         assert winners(atoms) == [0]
@@ -194,7 +195,7 @@ def test_an_undecided_computation_neither_wins_nor_draws_3(monkeypatch) -> None:
     from adjudicator.engine.math_search import Decision
     from adjudicator.referee.ruling import ruling_for
 
-    def undecided(numbers: tuple[int, ...], target: int, combine: int) -> Decision:
+    def undecided(numbers: tuple[int, ...], target: int, *args: object) -> Decision:
         return Decision("undecided", None, len(numbers), 0)
 
     monkeypatch.setattr(math_facts, "decision", undecided)

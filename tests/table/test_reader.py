@@ -417,3 +417,16 @@ def test_start_duties_done_reads_creepers_and_round_trips() -> None:
     with pytest.raises(InputError) as info:
         parse_state({**table, "turn": {"start_duties_done": ["Milk"]}})
     assert [i.path for i in info.value.items] == ["/turn/start_duties_done/0"]
+
+
+def test_goal_numbers_by_player_read_to_canonical_names_once() -> None:
+    base = {"edition": "math", "active": "Ann", "goals": ["Your Own Age"],
+            "players": [{"name": "Ann", "hand_size": 0}, {"name": "Bo", "hand_size": 0}]}
+    state = parse_state({**base, "goal_numbers": {"Your Own Age": {"Ａnn": 34, "Bo": 29}}})
+    assert state.extra["goal_numbers"] == {"your_own_age": {"Ann": 34, "Bo": 29}}
+    with pytest.raises(InputError) as err:  # two spellings of one name
+        parse_state({**base, "goal_numbers": {"Your Own Age": {"Ann": 34, "Ａnn": 35}}})
+    assert [i.path for i in err.value.items] == ["/goal_numbers/Your Own Age/Ａnn"]
+    with pytest.raises(InputError) as err:  # neither a number nor numbers by player
+        parse_state({**base, "goal_numbers": {"Your Own Age": "34"}})
+    assert [i.path for i in err.value.items] == ["/goal_numbers/Your Own Age"]
