@@ -274,6 +274,9 @@ TABLE: dict[str, dict[str, str]] = {
     "draw_total": {"rulebook:each-turn": DRAW},
     "drawn_not_reshuffled": {"rulebook:reshuffling": RESHUFFLE},
     "drawn_from_unseen": {"rulebook:setup": "placing the remainder of the deck face down"},
+    # the pile is the rest of the deck: a table that counts more unknown cards than the deck
+    # keeps unseen gives no composition to draw from
+    "pile_count_unknown": {"rulebook:setup": "placing the remainder of the deck face down"},
     "drew_unknown": {"rulebook:setup": "placing the remainder of the deck face down",
                      "rulebook:fluxxnomic-cards": MADE},
     "extra_turn_taken": {"card:take_another_turn": ANOTHER_TURN},
