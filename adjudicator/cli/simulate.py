@@ -35,7 +35,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 6:
         raise InputError(error("/players", "simulate_players"))
     if args.games < 1 or args.max_steps < 1 or args.jobs < 1:
-        raise InputError(error("/games", "simulate_positive"))
+        raise InputError(error("/jobs" if args.jobs < 1 else "/games", "simulate_positive"))
     if args.edition not in EDITIONS:
         raise InputError(error("/edition", "simulate_edition", list(EDITIONS),
                                editions=", ".join(EDITIONS)))

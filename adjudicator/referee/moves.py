@@ -702,6 +702,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         # outcome per set of cards it may draw (draw_odds.draws: the likelier first), as many as
         # may be listed
         sets, unseen, more_sets = _draw_sets(first, limit)
+    if sets:
         facts += "".join(f"draw_set({i},{term(c)},{j}).\n"
                          for i, cards in enumerate(sets) for j, c in enumerate(cards))
         models, more = _solve(facts, limit, None, _game_of(state))

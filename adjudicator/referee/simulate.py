@@ -11,7 +11,8 @@ after every move: the copies of every card over all the zones are the deck's. A 
 ruling that hits the engine's time limit ends its game (`ended: "time_limit"`, the move and its
 table kept in the result); the other games of the batch go on. Games are independent: with
 `jobs` above 1 they are played in that many processes at once (each game the same as when played
-alone: a game depends on its seed only), which is how a batch uses the machine's cores.
+alone: a game depends on its seed only, unless a move hits the engine's time limit, which more
+processes than cores make likelier), which is how a batch uses the machine's cores.
 """
 
 from __future__ import annotations

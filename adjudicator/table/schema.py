@@ -458,7 +458,9 @@ def _leaves(found: Iterable[ValidationError]) -> Iterator[ValidationError]:
         if error.validator != "anyOf" or _message(error) or not error.context:
             yield error
             continue
-        fitting = [e for e in error.context if e.validator != "type"]
+        # a type error inside a shape (a value of an object or a list) is that shape's: the
+        # value has the shape, one of its parts is wrong
+        fitting = [e for e in error.context if e.validator != "type" or e.relative_path]
         if fitting:
             yield from _leaves(fitting)
             continue

@@ -430,3 +430,15 @@ def test_goal_numbers_by_player_read_to_canonical_names_once() -> None:
     with pytest.raises(InputError) as err:  # neither a number nor numbers by player
         parse_state({**base, "goal_numbers": {"Your Own Age": "34"}})
     assert [i.path for i in err.value.items] == ["/goal_numbers/Your Own Age"]
+
+
+@pytest.mark.parametrize("number", [{"x": 1}, [1], "abc", float("nan"), True, 3.5, None])
+def test_a_players_own_number_of_another_type_is_refused_at_its_place(number: object) -> None:
+    """Numbers by player whose value is no whole number: refused at that player's number,
+    named by its own type (it was a 500 for an object, a list, text or NaN)."""
+    base = {"edition": "math", "active": "Ann", "goals": ["Your Own Age"],
+            "players": [{"name": "Ann", "hand_size": 0}, {"name": "Bo", "hand_size": 0}]}
+    with pytest.raises(InputError) as err:
+        parse_state({**base, "goal_numbers": {"Your Own Age": {"Ann": number, "Bo": 29}}})
+    assert [i.path for i in err.value.items] == ["/goal_numbers/Your Own Age/Ann"]
+    assert "an object" not in err.value.items[0].en or number == {"x": 1}
