@@ -165,4 +165,8 @@ def extension_facts(state: TableState, game: Catalog) -> list[str]:
                 for c in phase["players"]]
         out += [f"waiting({i},{seats[w['player']]},{term(w['card'])})."
                 for i, w in enumerate(phase["waiting"])]
+        # who was a player before, by their place in the list (no name is a fact), and the
+        # last phase they were one in
+        out += [f"former_player({i},{f['last_phase']})."
+                for i, f in enumerate(phase.get("former_players") or [])]
     return out

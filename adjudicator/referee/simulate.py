@@ -128,6 +128,12 @@ class GameResult:
         return dict(self.__dict__)
 
 
+def _game_moves(state: TableState, ruling: dict[str, Any]) -> list[dict[str, Any]]:
+    """The moves a random player picks from: the legal actions but a join (Fluxxnomic), which is
+    open at every moment and would only grow the table; the simulator seats nobody."""
+    return [a for a in legal_actions(state, ruling) if a["kind"] != "join"]
+
+
 def random_walk(seed: int, players: int, moves: int, edition: str = "fluxx",
                 expansions: Sequence[str] = ()) -> Iterator[TableState]:
     """The tables met along at most `moves` random legal moves from a fresh deal of `edition`
@@ -139,7 +145,7 @@ def random_walk(seed: int, players: int, moves: int, edition: str = "fluxx",
     for _ in range(moves):
         yield state
         ruling = ruling_for(state)
-        actions = legal_actions(state, ruling)
+        actions = _game_moves(state, ruling)
         if not actions or ruling.get("winner"):
             return
         result = try_play(state, rng.choice(actions), seed=rng.randrange(1 << 30),
@@ -170,7 +176,7 @@ def play_game(seed: int, players: int = 3, max_steps: int = 200, check: bool = T
             if ruling.get("winner"):
                 result.ended, result.winner = "win", ruling["winner"]
                 break
-            actions = legal_actions(state, ruling)
+            actions = _game_moves(state, ruling)
             if not actions:
                 result.ended = "stuck"
                 result.violations.append(f"no legal move at step {steps}")

@@ -473,6 +473,20 @@ def _phase(r: _Reader, value: Any, names: list[str], active: str | None,
         cid = r.card(item.get("card"), path + "/card", "phase")
         if ok and cid is not None:
             out["waiting"].append({"player": who, "card": cid})
+    former: list[dict[str, Any]] = []
+    for i, item in enumerate(value.get("former_players") or []):
+        path = pointer(PHASE, "former_players", i)
+        who, last = canonical(item.get("player")), int(item.get("last_phase") or 1)
+        if who in names:
+            r.error(path + "/player", "former_player_seated", name=who)
+        elif who in [f["player"] for f in former]:
+            r.error(path + "/player", "former_player_twice", name=who)
+        elif last > out["number"]:
+            r.error(path + "/last_phase", "former_phase_ahead", last=last, number=out["number"])
+        else:
+            former.append({"player": who, "last_phase": last})
+    if former:  # written only when there are some
+        out["former_players"] = former
     return out
 
 
@@ -774,7 +788,9 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
         except InputError as err:
             errors += err.items
     player = canonical(play.get("player"))
-    if player is not None and player not in names:
+    # a player joining (Fluxxnomic) is not at the table yet: whether the name may join is the
+    # rules' (rules_asp/moves/joining.lp)
+    if player is not None and player not in names and kind != "join":
         errors.append(table_item("/play/player", "no_such_player", names, name=player))
     given = canonical_choices(play.get("choices") or {})
     choices = {k: v for k, v in given.items() if k in schema.CHOICE_KEYS}

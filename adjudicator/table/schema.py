@@ -69,7 +69,7 @@ GAMBLING_RESULTS = ("kept", "discarded")  # Gambling's result the table saw (a c
 CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
                + NUMBER_KEYS + ("gambling",) + DRIVER_KEYS)
 MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve",
-              "free_action")
+              "free_action", "join")
 
 # A schema may name the message of a keyword's error (adjudicator/messages/table.yaml) where
 # the keyword's own message would say less, e.g. {"required": "player_name_missing"}.
@@ -221,6 +221,13 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["player", "card"], "additionalProperties": False,
         "description": "a card played this phase whose effect waits for the next phase",
         "properties": {"player": ref("PlayerName"), "card": ref("CardName")}},
+    "FormerPlayer": {
+        "type": "object", "required": ["player", "last_phase"], "additionalProperties": False,
+        "description": "an entity that was a player and is not one now (Fluxxnomic)",
+        "properties": {"player": ref("PlayerName"),
+                       "last_phase": {"type": "integer", "minimum": 1, "maximum": MAX_COUNT,
+                                      "description": "the last phase in which they were a "
+                                                     "player"}}},
     "Phase": _nullable({
         "type": "object", "additionalProperties": False,
         "description": "Fluxxnomic (seed 003): the phase under way (docs/PLAYS.md, phases)",
@@ -236,7 +243,13 @@ SCHEMAS: dict[str, Any] = {
                                   "maxItems": MAX_ITEMS,
                                   "description": "Goals, New Rules and Actions on them played "
                                                  "this phase, oldest first: they take effect "
-                                                 "together when the next phase begins"})}}),
+                                                 "together when the next phase begins"}),
+            "former_players": _nullable({"type": "array", "items": ref("FormerPlayer"),
+                                         "maxItems": MAX_ITEMS,
+                                         "description": "who was a player before and is not "
+                                                        "one now, with the last phase they "
+                                                        "were one in: a returning player's "
+                                                        "cards (`join`)"})}}),
     # any JSON value, kept as given; how deep it nests is checked beside the schema (`_depth`)
     "Value": {"description": "any JSON value, kept as given (an extension field); nested at "
                              f"most {MAX_DEPTH} deep in its body",
