@@ -544,7 +544,8 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
         extra[SUB_HANDS] = frames
     number = atoms.one("next_phase_number")
     if number is not None:  # Fluxxnomic: the phase after the move (phase_moves.lp)
-        extra[PHASE] = _next_phase(state, atoms, number.number)
+        extra[PHASE] = _next_phase(state, atoms, number.number, active, (drawn.number,
+                                                                         played.number))
     return TableState(
         edition=state.edition, expansions=list(state.expansions), players=players,
         active=state.players[active].name, rules=rules, goals=goals,
@@ -558,15 +559,25 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
         extra=extra, deckless=state.deckless)
 
 
-def _next_phase(state: TableState, atoms: Atoms, number: int) -> dict[str, Any]:
-    counts = sorted((s.number, d.number, p.number)
-                    for s, d, p in atoms.args("next_phase_counts", 3))
+def _next_phase(state: TableState, atoms: Atoms, number: int, active: int,
+                turn: tuple[int, int]) -> dict[str, Any]:
+    """The state's `phase` after the move: the other players' counts, and each player's Keepers
+    played (the active player's entry, whose draws and plays are the next turn's, only for
+    them), the cards waiting, the former players."""
+    counts = {s.number: (d.number, p.number) for s, d, p in atoms.args("next_phase_counts", 3)}
+    keepers = {s.number: k.number for s, k in atoms.args("next_phase_keepers", 2)}
+    counts[active] = turn
+    players = []
+    for seat in sorted(set(counts) | set(keepers)):
+        (d, p), k = counts.get(seat, (0, 0)), keepers.get(seat, 0)
+        if k or (seat != active and (d or p)):
+            entry = {"player": state.players[seat].name, "drawn": d, "played": p}
+            players.append({**entry, "keepers": k} if k else entry)
     waiting = sorted((i.number, s.number, _card_of(c))
                      for i, s, c in atoms.args("next_waiting", 3))
     out: dict[str, Any] = {
         "number": number,
-        "players": [{"player": state.players[s].name, "drawn": d, "played": p}
-                    for s, d, p in counts if d or p],
+        "players": players,
         "waiting": [{"player": state.players[s].name, "card": c} for _, s, c in waiting]}
     # the former players who are still not players (joining.lp: next_former/1)
     former = (state.extra.get(PHASE) or {}).get("former_players") or []

@@ -456,13 +456,19 @@ def _phase(r: _Reader, value: Any, names: list[str], active: str | None,
             continue
         seen.add(who)
         drawn, played = int(item.get("drawn") or 0), int(item.get("played") or 0)
+        keepers = int(item.get("keepers") or 0)
         if who == active:
             if (drawn, played) != (turn.drawn, turn.played):
                 item_ = table_item(path + "/drawn", "phase_counts_differ",
                                    turn=f"{turn.drawn}/{turn.played}", given=f"{drawn}/{played}")
                 r.errors.append(replace(item_, related=("/turn/drawn",)))
-            continue
-        out["players"].append({"player": who, "drawn": drawn, "played": played})
+                continue
+            if not keepers:  # the active player's counts are turn's: nothing more to keep
+                continue
+        entry = {"player": who, "drawn": drawn, "played": played}
+        if keepers:  # written only when some (the contract's tables have none)
+            entry["keepers"] = keepers
+        out["players"].append(entry)
     for i, item in enumerate(value.get("waiting") or []):
         path = pointer(PHASE, "waiting", i)
         who = item.get("player")

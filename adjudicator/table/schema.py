@@ -214,9 +214,12 @@ SCHEMAS: dict[str, Any] = {
     },
     "PhaseCounts": {
         "type": "object", "required": ["player"], "additionalProperties": False,
-        "description": "a player's draws and non-Keeper plays this phase",
+        "description": "a player's draws, non-Keeper plays and Keeper plays this phase",
         "properties": {"player": ref("PlayerName"), "drawn": NULLABLE_COUNT,
-                       "played": NULLABLE_COUNT}},
+                       "played": NULLABLE_COUNT,
+                       "keepers": {**NULLABLE_COUNT, "description": (
+                           "Keepers played this phase (they use no play; Play all counts "
+                           "them as cards played); default 0")}}},
     "WaitingCard": {
         "type": "object", "required": ["player", "card"], "additionalProperties": False,
         "description": "a card played this phase whose effect waits for the next phase",

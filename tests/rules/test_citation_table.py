@@ -162,6 +162,7 @@ TABLE: dict[str, dict[str, str]] = {
                             "rulebook:fluxxnomic-card-types": KEEPER_NOT_COUNTED},
     "nomic_joining_cards": {"rulebook:fluxxnomic-cards": JOINING},
     "nomic_returning_cards": {"rulebook:fluxxnomic-cards": RETURNING},
+    "play_all_keeper_reading": {"rulebook:fluxxnomic-card-types": KEEPER_NOT_COUNTED},
     "nomic_join_reading": {"rulebook:fluxxnomic-cards": ENTITY},
     "player_joined": {"rulebook:fluxxnomic-cards": ENTITY},
     "already_a_player": {"rulebook:fluxxnomic-cards": ENTITY},
