@@ -331,8 +331,11 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
             out.append(f"choice({key},{term(choice_card(game, key, value, path))}).")
         elif key in CARD_LIST_KEYS:
             items = value if isinstance(value, list) else [value]
-            out += [f"choice({key},{term(_card(game, v, f'{path}/{i}'))})."
-                    for i, v in enumerate(items)]
+            cards = [_card(game, v, f"{path}/{i}") for i, v in enumerate(items)]
+            out += [f"choice({key},{term(c)})." for c in cards]
+            # a card listed more than once: that many copies of it (choice/2 is a set)
+            out += [f"choice_copies({key},{term(c)},{k})." for c, k in Counter(cards).items()
+                    if k > 1]
         elif key in PLAYER_KEYS:
             out.append(f"choice({key},{_seat_of(state, value, path)}).")
         elif key == "direction":
@@ -619,6 +622,9 @@ def _picks(ctx: Context, atoms: Atoms) -> dict[str, list[Any]]:
             # a number chosen (Gambling's n) stays a number; other numbers are seats
             out[key.name].append(value.number if key.name in NUMBER_KEYS
                                  else _pick_value(ctx, value))
+    # a value picked several times (two Trash a new rule discarding both copies of a rule)
+    for key, value, copies in atoms.args("pick_copies", 3):
+        out[key.name] += [_pick_value(ctx, value)] * (copies.number - 1)
     return {k: sorted(v, key=str) for k, v in out.items()}
 
 

@@ -55,8 +55,9 @@ MAX_GUESS = 80  # longer text is no card's or field's name: no "did you mean" lo
 MAX_THEN = 5  # `then` nested in `then`: a sub-hand's card whose play sets aside another sub-hand
 
 # Choice keys of a move (docs/PLAYS.md, "Choice keys"): the shape of each value.
-CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
-CARD_LIST_KEYS = ("rules", "cards", "keepers")
+CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "taken", "random")
+# (`rule` is a card, or one card for each Trash a new rule taking effect together: Fluxxnomic)
+CARD_LIST_KEYS = ("rule", "rules", "cards", "keepers")
 PLAYER_KEYS = ("opponent",)
 PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal", "random_discard")
 DRIVER_KEYS = ("drawn", "order", "then")
