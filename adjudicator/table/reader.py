@@ -794,9 +794,17 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
         except InputError as err:
             errors += err.items
     player = canonical(play.get("player"))
-    # a player joining (Fluxxnomic) is not at the table yet: whether the name may join is the
-    # rules' (rules_asp/moves/joining.lp)
-    if player is not None and player not in names and kind != "join":
+    # a player joining (Fluxxnomic) is not at the table yet: the name is checked as a name at
+    # the table is, and whether it may join is the rules' (rules_asp/moves/joining.lp)
+    if kind == "join" and isinstance(player, str):
+        bad = invisible(player)
+        if bad is not None:
+            errors.append(table_item("/play/player", "player_name_invisible", position=bad[0],
+                                     char=bad[1]))
+        elif not player:
+            errors.append(table_item("/play/player", "player_name_missing"))
+        play = {**play, "player": player}  # kept as the table will keep it
+    elif player is not None and player not in names:
         errors.append(table_item("/play/player", "no_such_player", names, name=player))
     given = canonical_choices(play.get("choices") or {})
     choices = {k: v for k, v in given.items() if k in schema.CHOICE_KEYS}

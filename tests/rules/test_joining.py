@@ -78,3 +78,15 @@ def test_former_players_are_checked_by_the_reader(client) -> None:
     paths = {e["path"]: e["message"]["zh"] for e in res.get_json()["errors"]}
     assert set(paths) == {"/phase/former_players/0/player", "/phase/former_players/1/last_phase"}
     assert all(paths.values())
+
+
+def test_a_joining_name_is_kept_as_the_table_keeps_names(client) -> None:
+    # full-width letters are the plain name: "Ｂｏ" is Bo, already a player
+    refused = _post(client, TABLE, {"kind": "join", "player": "Ｂｏ"})
+    assert [r["key"] for r in refused["reasons"]] == ["already_a_player"]
+    res = client.post("/api/play", json={"state": TABLE,
+                                         "play": {"kind": "join", "player": "D\u200bee"}})
+    assert res.status_code == 400
+    assert res.get_json()["errors"][0]["path"] == "/play/player"
+    seated = _post(client, TABLE, {"kind": "join", "player": "  Ｄee "})
+    assert seated["outcomes"][0]["state"]["players"][-1]["name"] == "Dee"
