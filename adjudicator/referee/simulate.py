@@ -99,7 +99,9 @@ def invariant_violations(state: TableState, ruling: dict[str, Any], full_deck: C
         # Fluxxnomic: the Hand Limit binds every hand at the end of the phase (Hand limit 5)
         out += [f"{p.name} holds {p.hand_size} cards after the phase, over {ended_limit}"
                 for p in state.players if p.hand_size > ended_limit]
-    elif ended_turn_of is not None and ruling.get("ok"):
+    elif not state.deckless and ended_turn_of is not None and ruling.get("ok"):
+        # (Fluxxnomic has no end-of-turn discard: a Hand Limit there binds at the end of a
+        # phase in force then, and one that takes effect as the phase ends binds at the next)
         limits = ruling["limits"]
         p = state.player(ended_turn_of)
         if limits.get("hand") is not None and p.hand_size > limits["hand"]:
