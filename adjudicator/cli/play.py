@@ -25,9 +25,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="a file holding the table state (JSON or YAML), or - for stdin")
     p.add_argument("card", nargs="?", help="the card to play (id, English or Chinese name)")
     p.add_argument("--kind", help="the kind of move (default: play): draw, play, discard, "
-                                  "end_turn, resolve, surprise, free_action, play_random")
+                                  "end_turn, resolve, surprise, free_action, play_random, join")
     p.add_argument("--move", help="a legal move's play object as JSON (from a ruling)")
-    p.add_argument("--player", help="who plays it (default: the active player)")
+    p.add_argument("--player", help="who plays it (default: the active player; join: who joins)")
     p.add_argument("--choices", help='the decisions as JSON, e.g. \'{"opponent": "Bo"}\'')
     p.add_argument("--seed", type=int, help="make chance concrete (shuffles, random picks)")
     p.add_argument("--json", action="store_true", help="print the contract's JSON response")

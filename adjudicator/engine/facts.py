@@ -166,8 +166,15 @@ def extension_facts(state: TableState, game: Catalog) -> list[str]:
     phase = state.extra.get(PHASE)
     if phase:
         out.append(f"phase_number({phase['number']}).")
+        # (the active player's draws and plays are turn's; their entry is kept for its Keepers)
         out += [f"phase_counts({seats[c['player']]},{c['drawn']},{c['played']})."
-                for c in phase["players"]]
+                for c in phase["players"] if c["player"] != state.active]
+        out += [f"phase_keepers({seats[c['player']]},{c['keepers']})."
+                for c in phase["players"] if c.get("keepers")]
         out += [f"waiting({i},{seats[w['player']]},{term(w['card'])})."
                 for i, w in enumerate(phase["waiting"])]
+        # who was a player before, by their place in the list (no name is a fact), and the
+        # last phase they were one in
+        out += [f"former_player({i},{f['last_phase']})."
+                for i, f in enumerate(phase.get("former_players") or [])]
     return out

@@ -2,10 +2,11 @@
 
 Every card of a table is somewhere (a hand, in front of a player, the rules, the Goal, a pile,
 a set-aside hand, the Surprise chain); a move's events are the cards that changed place (copies
-counted one by one), the cards drawn (known, or as a count), the end of the turn and the extra
-turns owed, and a winner. This is bookkeeping over two tables the rules program made, not a
-rule: which cards go where, and why, is the move program's (its `play_findings` say why, and
-each event cites the findings that name its card, else the move's card).
+counted one by one), the cards drawn (known, or as a count), a player seated, the end of the
+turn and the extra turns owed, and a winner. This is bookkeeping over two tables the rules
+program made, not a rule: which cards go where, and why, is the move program's (its
+`play_findings` say why, and each event cites the findings that name its card, else the move's
+card).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..cards.catalog import Catalog
 from ..messages import LANGS, by_lang, catalog, pair
 from ..table.choices import SUB_HANDS
 from ..table.reader import UNKNOWN_CARD
-from ..table.state import TableState
+from ..table.state import Player, TableState
 
 Zone = tuple[str, str | None]  # (zone, player or None)
 
@@ -89,6 +90,11 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
     for card, zones in gone.items():
         for zone in zones[len(came.get(card, [])):]:
             events.append(_moved(game, card, zone, None))
+    # a player who was not at the table (Fluxxnomic's join): their cards came with their seat
+    seated = {p.name for p in before.players}
+    for p in after.players:
+        if p.name not in seated:
+            events.append(_joined(game, p, drawn.pop(p.name, [])))
     events += _hand_arrivals(before, after, game, drawn)
     if after.active != before.active or move.get("kind") == "end_turn":
         events.append({"event": "turn_ended", "player": before.active, "next": after.active,
@@ -113,10 +119,13 @@ def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
     lost some went from the one to the other (a trade with a hand the table does not show: no
     draw), paired in seat order; the rest of what came in was drawn."""
     old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
-    net = {p.name: new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0) for p in after.players}
+    net = {p.name: new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0) for p in after.players
+           if p.name in old_unknown}
     givers = [[name, -n] for name, n in net.items() if n < 0]
     events: list[dict[str, Any]] = []
     for p in after.players:
+        if p.name not in net:  # joined with this move: told by its `joined` event
+            continue
         cards, unseen = arrived.get(p.name, []), max(net[p.name], 0)
         while unseen and givers:
             giver = givers[0]
@@ -132,19 +141,32 @@ def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
                 givers.pop(0)
         count = len(cards) + unseen
         if count:
-            names = [game.get(c) for c in cards]
-            shown = pair("changes", "drawn_cards", cards=by_lang(
-                ", ".join(n.ref("en") for n in names), "、".join(n.ref("zh") for n in names)))
             events.append({"event": "drawn", "player": p.name, "count": count, "cards": cards,
                            "text": pair("changes", "drawn", player=p.name, count=count,
-                                        cards=by_lang(shown["en"] if cards else "",
-                                                      shown["zh"] if cards else ""))})
+                                        cards=_card_list(game, cards))})
     # (a hand that lost unseen cards and drew others: its moves and its draw say it)
     drew = {e["player"] for e in events if e["event"] == "drawn"}
     events += [{"event": "left_unknown", "player": name, "count": n,
                 "text": pair("changes", "left_unknown", player=name, count=n)}
                for name, n in givers if name not in drew]
     return events
+
+
+def _joined(game: Catalog, player: Player, cards: list[str]) -> dict[str, Any]:
+    """A player seated by the move, with the cards they got (the known ones named)."""
+    return {"event": "joined", "player": player.name, "count": player.hand_size, "cards": cards,
+            "text": pair("changes", "joined", player=player.name, count=player.hand_size,
+                         cards=_card_list(game, cards))}
+
+
+def _card_list(game: Catalog, cards: list[str]) -> Any:
+    """The known cards named after a count (": Sun, Moon"), in each language; none: nothing."""
+    if not cards:
+        return by_lang("", "")
+    names = [game.get(c) for c in cards]
+    shown = pair("changes", "drawn_cards", cards=by_lang(
+        ", ".join(n.ref("en") for n in names), "、".join(n.ref("zh") for n in names)))
+    return by_lang(shown["en"], shown["zh"])
 
 
 def _moved(game: Catalog, card: str, frm: Zone | None, to: Zone | None) -> dict[str, Any]:

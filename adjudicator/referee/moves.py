@@ -335,8 +335,11 @@ def _choice_facts(state: TableState, game: Catalog, choices: dict[str, Any]) -> 
             out.append(f"choice({key},{term(choice_card(game, key, value, path))}).")
         elif key in CARD_LIST_KEYS:
             items = value if isinstance(value, list) else [value]
-            out += [f"choice({key},{term(_card(game, v, f'{path}/{i}'))})."
-                    for i, v in enumerate(items)]
+            cards = [_card(game, v, f"{path}/{i}") for i, v in enumerate(items)]
+            out += [f"choice({key},{term(c)})." for c in cards]
+            # a card listed more than once: that many copies of it (choice/2 is a set)
+            out += [f"choice_copies({key},{term(c)},{k})." for c, k in Counter(cards).items()
+                    if k > 1]
         elif key in PLAYER_KEYS:
             out.append(f"choice({key},{_seat_of(state, value, path)}).")
         elif key == "direction":
@@ -369,6 +372,8 @@ def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> lis
     kind = action.get("kind", "play")
     if kind not in MOVE_KINDS:
         raise InputError(error("/play/kind", "unknown_move", list(MOVE_KINDS), kind=kind))
+    if kind == "join":  # who becomes a player (joining.lp): whether they may is the rules'
+        return [f"do_join({_joiner_term(state, action.get('player'))})."]
     seat = _seat_of(state, action.get("player") or state.active, "/play/player")
     if kind == "play" and action.get("card") is None:  # which card: the answer says
         return [f"do_play_unnamed({seat})."]
@@ -381,6 +386,22 @@ def _move_facts(state: TableState, game: Catalog, action: dict[str, Any]) -> lis
     return [{"play_random": "do_play_random({})", "draw": "do_draw({})",
              "discard": "do_discard({})", "end_turn": "do_end_turn({})",
              "resolve": "do_resolve({})"}[kind].format(seat) + "."]
+
+
+def _joiner_term(state: TableState, name: str | None) -> str:
+    """Who a join seats, as the rules name them: a name at the table already (seated(S)), a
+    former player (former(I), by their place in phase.former_players), else a newcomer (also a
+    join that names nobody yet: the answer asks for the name)."""
+    names = [p.name for p in state.players]
+    if name in names:
+        return f"seated({names.index(name)})"
+    former = [f["player"] for f in (state.extra.get(PHASE) or {}).get("former_players") or []]
+    return f"former({former.index(name)})" if name in former else "newcomer"
+
+
+def _joiner(action: dict[str, Any]) -> str | None:
+    """The name a join move seats (None for any other move, or a join naming nobody)."""
+    return action.get("player") if action.get("kind") == "join" else None
 
 
 def _seed_facts(game: Catalog, seed: int) -> list[str]:
@@ -465,8 +486,14 @@ def _next_pending(state: TableState, atoms: Atoms, keep: dict[str, Any]) -> list
     return out
 
 
-def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = None) -> TableState:
-    n = len(state.players)
+def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = None,
+                joiner: str | None = None) -> TableState:
+    # a player joining (Fluxxnomic, joining.lp) takes the seat the rules give: after the others
+    seated = list(state.players)
+    joined = atoms.one("next_joined")
+    if joined is not None and joiner is not None and joined.number == len(seated):
+        seated.append(Player(name=joiner, hand=[], hand_size=0))
+    n = len(seated)
     hands: dict[int, Counter[str]] = defaultdict(Counter)
     keepers: dict[int, Counter[str]] = defaultdict(Counter)
     creepers: dict[int, Counter[str]] = defaultdict(Counter)
@@ -485,7 +512,7 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
         unknown[s.number] = k.number
     old_hand_order = [c for p in state.players for c in (p.hand or [])]
     players = []
-    for i, p in enumerate(state.players):
+    for i, p in enumerate(seated):
         known = _ordered(old_hand_order, hands[i])
         size = len(known) + unknown[i]
         players.append(Player(
@@ -524,7 +551,8 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
         extra[SUB_HANDS] = frames
     number = atoms.one("next_phase_number")
     if number is not None:  # Fluxxnomic: the phase after the move (phase_moves.lp)
-        extra[PHASE] = _next_phase(state, atoms, number.number)
+        extra[PHASE] = _next_phase(state, atoms, number.number, active, (drawn.number,
+                                                                         played.number))
     return TableState(
         edition=state.edition, expansions=list(state.expansions), players=players,
         active=state.players[active].name, rules=rules, goals=goals,
@@ -538,15 +566,32 @@ def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = N
         extra=extra, deckless=state.deckless)
 
 
-def _next_phase(state: TableState, atoms: Atoms, number: int) -> dict[str, Any]:
-    counts = sorted((s.number, d.number, p.number)
-                    for s, d, p in atoms.args("next_phase_counts", 3))
+def _next_phase(state: TableState, atoms: Atoms, number: int, active: int,
+                turn: tuple[int, int]) -> dict[str, Any]:
+    """The state's `phase` after the move: the other players' counts, and each player's Keepers
+    played (the active player's entry, whose draws and plays are the next turn's, only for
+    them), the cards waiting, the former players."""
+    counts = {s.number: (d.number, p.number) for s, d, p in atoms.args("next_phase_counts", 3)}
+    keepers = {s.number: k.number for s, k in atoms.args("next_phase_keepers", 2)}
+    counts[active] = turn
+    players = []
+    for seat in sorted(set(counts) | set(keepers)):
+        (d, p), k = counts.get(seat, (0, 0)), keepers.get(seat, 0)
+        if k or (seat != active and (d or p)):
+            entry = {"player": state.players[seat].name, "drawn": d, "played": p}
+            players.append({**entry, "keepers": k} if k else entry)
     waiting = sorted((i.number, s.number, _card_of(c))
                      for i, s, c in atoms.args("next_waiting", 3))
-    return {"number": number,
-            "players": [{"player": state.players[s].name, "drawn": d, "played": p}
-                        for s, d, p in counts if d or p],
-            "waiting": [{"player": state.players[s].name, "card": c} for _, s, c in waiting]}
+    out: dict[str, Any] = {
+        "number": number,
+        "players": players,
+        "waiting": [{"player": state.players[s].name, "card": c} for _, s, c in waiting]}
+    # the former players who are still not players (joining.lp: next_former/1)
+    former = (state.extra.get(PHASE) or {}).get("former_players") or []
+    staying = sorted(i.number for (i,) in atoms.args("next_former", 1))
+    if staying:
+        out["former_players"] = [dict(former[i]) for i in staying]
+    return out
 
 
 def _next_frames(state: TableState, atoms: Atoms) -> list[dict[str, Any]]:
@@ -581,6 +626,9 @@ def _picks(ctx: Context, atoms: Atoms) -> dict[str, list[Any]]:
             # a number chosen (Gambling's n) stays a number; other numbers are seats
             out[key.name].append(value.number if key.name in NUMBER_KEYS
                                  else _pick_value(ctx, value))
+    # a value picked several times (two Trash a new rule discarding both copies of a rule)
+    for key, value, copies in atoms.args("pick_copies", 3):
+        out[key.name] += [_pick_value(ctx, value)] * (copies.number - 1)
     return {k: sorted(v, key=str) for k, v in out.items()}
 
 
@@ -655,7 +703,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     `keep`: the choices a new link of the Surprise chain keeps (default: `choices`)."""
     game = catalog_for(state.edition, state.expansions)
     choices = dict(choices or {})
-    ctx = Context(state, game)
+    ctx = Context(state, game, newcomer=_joiner(action))
     choices = chain_choices(state, game, action, choices)
     if keep is None:
         keep = normalize_choices(choices, game, [p.name for p in state.players], "/play/choices")
@@ -690,6 +738,9 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         return PlayResult(legal=True, open_choices=[
             {"key": key.name, "kind": "choice", "minimum": low.number, "maximum": high.number}
             for key, low, high in asked])
+    if action.get("kind") == "join" and not action.get("player"):
+        # a newcomer may join: who they are is the table's to say (any name not at the table)
+        return PlayResult(legal=True, open_choices=[{"key": "player", "kind": "name"}])
     named = first.args("card_to_name", 1)
     if action.get("kind", "play") == "play" and action.get("card") is None:
         # a card of a hand the table does not show: the table names it (the cards it may be)
@@ -712,7 +763,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     seen: dict[str, Outcome] = {}
     for symbols in models:
         atoms = Atoms.of(symbols)
-        new_state = _next_state(state, atoms, keep)
+        new_state = _next_state(state, atoms, keep, _joiner(action))
         picks, chance_keys, odds = _picks(ctx, atoms), _chance_keys(atoms), _odds(atoms)
         for (index,) in atoms.args("drawn_set", 1):  # the set drawn, each copy named
             picks["drawn"] = sets[index.number]
@@ -917,8 +968,7 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     seed = None if play.get("seed") is None else int(play["seed"])
     kind = play.get("kind") or "play"
     game = catalog_for(state.edition, state.expansions)
-    action = {"kind": kind, "player": play.get("player") or state.active,
-              "card": play.get("card")}
+    action = {"kind": kind, "player": _mover(state, kind, play), "card": play.get("card")}
     if kind == "play":
         result = play_card(state, play.get("card"), play.get("player"), choices, seed)
     elif kind == "resolve":  # the first card's effect may set a sub-hand aside, like a play
@@ -929,14 +979,20 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     return _fit(_told(result, state, action), game).to_json()
 
 
+def _mover(state: TableState, kind: str, play: dict[str, Any]) -> str | None:
+    """Who makes the move: the play's player, by default the active player; a join seats the
+    player it names (none given: the answer asks who)."""
+    return play.get("player") if kind == "join" else play.get("player") or state.active
+
+
 def try_play(state: TableState, play: dict[str, Any], *, seed: int | None = None,
              sample: int | None = None, limit: int = MAX_OUTCOMES) -> PlayResult:
     """A `play` body read as POST /api/play reads it (table.reader.read_play), and its outcomes
     without their rulings: up to `limit`, or with `sample` (a seed) one picked by a randomized
     search, as a random player would (the simulator, the consistency tests)."""
     play = read_play(state, play)
-    action = {"kind": play.get("kind") or "play", "player": play.get("player") or state.active,
-              "card": play.get("card")}
+    kind = play.get("kind") or "play"
+    action = {"kind": kind, "player": _mover(state, kind, play), "card": play.get("card")}
     return apply_action(state, action, play.get("choices") or {}, seed, with_ruling=False,
                         limit=limit, sample=sample)
 

@@ -61,10 +61,14 @@ _FINDING_TEXTS: Memo[tuple[Any, ...], dict[str, str]] = Memo(1 << 14)
 class Context:
     """What rendering needs: the players, the catalog, and the two languages."""
 
-    def __init__(self, state: TableState, catalog: Catalog) -> None:
+    def __init__(self, state: TableState, catalog: Catalog, newcomer: str | None = None) -> None:
         self.state, self.catalog = state, catalog
+        # the name a join move seats (the rules call them `newcomer` before they have a seat)
+        self.newcomer = newcomer
         self.names = [p.name for p in state.players]
-        self.names_key = tuple(self.names)
+        # every name a finding may render: the seats, the newcomer, the former players
+        former = (state.extra.get("phase") or {}).get("former_players") or []
+        self.names_key = (tuple(self.names), newcomer, tuple(f["player"] for f in former))
         self.terms = terms()
         self._sources: dict[str, dict[str, str] | None] = {}
 
@@ -74,6 +78,14 @@ class Context:
             sym = sym.arguments[0]
         if sym.type == clingo.SymbolType.Number and 0 <= sym.number < len(self.names):
             return self.names[sym.number]
+        if sym.type == clingo.SymbolType.Function and sym.name == "newcomer" and not sym.arguments:
+            return self.newcomer
+        if (sym.type == clingo.SymbolType.Function and sym.name == "former"
+                and len(sym.arguments) == 1):
+            # a former player of a Fluxxnomic table (phase.former_players, by place)
+            former = (self.state.extra.get("phase") or {}).get("former_players") or []
+            i = sym.arguments[0].number
+            return former[i]["player"] if 0 <= i < len(former) else None
         return None
 
     def card_id(self, sym: Atom) -> str | None:

@@ -24,7 +24,7 @@ from .render import Atom, Atoms, Context, args_of, cites_of, findings_of
 # Every kind rules_asp emits as legal_move/3 has a place here and a label below
 # (tests/rules/test_plays.py::test_every_legal_move_kind_has_a_label keeps them in step).
 MOVE_ORDER = ("draw", "play", "play_random", "free_action", "surprise", "resolve", "end_turn",
-              "discard")
+              "discard", "join")
 # Labels of the text view (the JSON carries ids and both languages itself).
 MOVE_LABELS = {kind: (label["en"], label["zh"])
                for kind, label in catalog("text_view")["moves"].items()}
@@ -151,8 +151,10 @@ def _details(ctx: Context, details: Atom) -> dict[str, Any]:
 
 
 def _move_rank(ctx: Context, active: int, move: dict[str, Any]) -> tuple[int, int, str]:
-    seat = ctx.names.index(move["player"])
     kind = move["kind"]
+    if move["player"] not in ctx.names:  # one who is not a player yet (a join): after the seats
+        return (len(ctx.names), MOVE_ORDER.index(kind), str(move.get("player") or ""))
+    seat = ctx.names.index(move["player"])
     return ((seat - active) % len(ctx.names),
             MOVE_ORDER.index(kind) if kind in MOVE_ORDER else len(MOVE_ORDER),
             str(move.get("card", "")))
@@ -189,6 +191,8 @@ def play_of(move: dict[str, Any]) -> dict[str, Any]:
     the card of a play, a Surprise or a free action, and the choices a free action's details
     fix. A play of a card the table does not show (`any`) names no card: the answer asks which."""
     play: dict[str, Any] = {"kind": move["kind"], "player": move["player"]}
+    if move["player"] is None:  # a newcomer's join: the table names who joins
+        del play["player"]
     if move["kind"] in ("play", "surprise", "free_action") and move.get("card"):
         play["card"] = move["card"]
     if move["kind"] == "free_action":
@@ -236,9 +240,11 @@ def ruling_text(ruling: dict[str, Any], lang: str = "en", edition: str | None = 
     lines.append("")
     lines.append(say("legal_moves"))
     for m in ruling["legal_moves"]:
-        lines.append(say("move_line", player=m["player"], move=_move_words(m, lang, phases)))
+        lines.append(say("move_line", player=m["player"] or say("newcomer"),
+                         move=_move_words(m, lang, phases)))
     for m in ruling.get("not_yet", []):
-        lines.append(say("not_yet_line", player=m["player"], move=_move_words(m, lang, phases),
+        lines.append(say("not_yet_line", player=m["player"] or say("newcomer"),
+                         move=_move_words(m, lang, phases),
                          reason=m["reason"][lang]))
     lines.append("")
     lines.append(say("findings"))
@@ -285,6 +291,8 @@ def _move_words(move: dict[str, Any], lang: str, phases: bool = False) -> str:
         parts.append(terms().get(move["zone"], {}).get(lang, move["zone"]))
     if "count" in move:
         parts.append(text("text_view", "move_count", lang, n=move["count"]))
+    if "cards" in move and move["kind"] == "join":
+        parts.append(text("text_view", "join_cards", lang, n=move["cards"]))
     if "chosen_by" in move:
         parts.append(text("text_view", "chosen_by", lang, player=move["chosen_by"]))
     if move.get("optional"):

@@ -105,7 +105,9 @@ def invariant_violations(state: TableState, ruling: dict[str, Any], full_deck: C
         # Fluxxnomic: the Hand Limit binds every hand at the end of the phase (Hand limit 5)
         out += [f"{p.name} holds {p.hand_size} cards after the phase, over {ended_limit}"
                 for p in state.players if p.hand_size > ended_limit]
-    elif ended_turn_of is not None and ruling.get("ok"):
+    elif not state.deckless and ended_turn_of is not None and ruling.get("ok"):
+        # (Fluxxnomic has no end-of-turn discard: a Hand Limit there binds at the end of a
+        # phase in force then, and one that takes effect as the phase ends binds at the next)
         limits = ruling["limits"]
         p = state.player(ended_turn_of)
         if limits.get("hand") is not None and p.hand_size > limits["hand"]:
@@ -134,6 +136,12 @@ class GameResult:
         return dict(self.__dict__)
 
 
+def _game_moves(state: TableState, ruling: dict[str, Any]) -> list[dict[str, Any]]:
+    """The moves a random player picks from: the legal actions but a join (Fluxxnomic), which is
+    open at every moment and would only grow the table; the simulator seats nobody."""
+    return [a for a in legal_actions(state, ruling) if a["kind"] != "join"]
+
+
 def random_walk(seed: int, players: int, moves: int, edition: str = "fluxx",
                 expansions: Sequence[str] = ()) -> Iterator[TableState]:
     """The tables met along at most `moves` random legal moves from a fresh deal of `edition`
@@ -145,7 +153,7 @@ def random_walk(seed: int, players: int, moves: int, edition: str = "fluxx",
     for _ in range(moves):
         yield state
         ruling = ruling_for(state)
-        actions = legal_actions(state, ruling)
+        actions = _game_moves(state, ruling)
         if not actions or ruling.get("winner"):
             return
         result = try_play(state, rng.choice(actions), seed=rng.randrange(1 << 30),
@@ -176,7 +184,7 @@ def play_game(seed: int, players: int = 3, max_steps: int = 200, check: bool = T
             if ruling.get("winner"):
                 result.ended, result.winner = "win", ruling["winner"]
                 break
-            actions = legal_actions(state, ruling)
+            actions = _game_moves(state, ruling)
             if not actions:
                 result.ended = "stuck"
                 result.violations.append(f"no legal move at step {steps}")

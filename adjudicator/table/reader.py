@@ -456,13 +456,19 @@ def _phase(r: _Reader, value: Any, names: list[str], active: str | None,
             continue
         seen.add(who)
         drawn, played = int(item.get("drawn") or 0), int(item.get("played") or 0)
+        keepers = int(item.get("keepers") or 0)
         if who == active:
             if (drawn, played) != (turn.drawn, turn.played):
                 item_ = table_item(path + "/drawn", "phase_counts_differ",
                                    turn=f"{turn.drawn}/{turn.played}", given=f"{drawn}/{played}")
                 r.errors.append(replace(item_, related=("/turn/drawn",)))
-            continue
-        out["players"].append({"player": who, "drawn": drawn, "played": played})
+                continue
+            if not keepers:  # the active player's counts are turn's: nothing more to keep
+                continue
+        entry = {"player": who, "drawn": drawn, "played": played}
+        if keepers:  # written only when some (the contract's tables have none)
+            entry["keepers"] = keepers
+        out["players"].append(entry)
     for i, item in enumerate(value.get("waiting") or []):
         path = pointer(PHASE, "waiting", i)
         who = item.get("player")
@@ -473,6 +479,20 @@ def _phase(r: _Reader, value: Any, names: list[str], active: str | None,
         cid = r.card(item.get("card"), path + "/card", "phase")
         if ok and cid is not None:
             out["waiting"].append({"player": who, "card": cid})
+    former: list[dict[str, Any]] = []
+    for i, item in enumerate(value.get("former_players") or []):
+        path = pointer(PHASE, "former_players", i)
+        who, last = canonical(item.get("player")), int(item.get("last_phase") or 1)
+        if who in names:
+            r.error(path + "/player", "former_player_seated", name=who)
+        elif who in [f["player"] for f in former]:
+            r.error(path + "/player", "former_player_twice", name=who)
+        elif last > out["number"]:
+            r.error(path + "/last_phase", "former_phase_ahead", last=last, number=out["number"])
+        else:
+            former.append({"player": who, "last_phase": last})
+    if former:  # written only when there are some
+        out["former_players"] = former
     return out
 
 
@@ -798,7 +818,17 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
         except InputError as err:
             errors += err.items
     player = canonical(play.get("player"))
-    if player is not None and player not in names:
+    # a player joining (Fluxxnomic) is not at the table yet: the name is checked as a name at
+    # the table is, and whether it may join is the rules' (rules_asp/moves/joining.lp)
+    if kind == "join" and isinstance(player, str):
+        bad = invisible(player)
+        if bad is not None:
+            errors.append(table_item("/play/player", "player_name_invisible", position=bad[0],
+                                     char=bad[1]))
+        elif not player:
+            errors.append(table_item("/play/player", "player_name_missing"))
+        play = {**play, "player": player}  # kept as the table will keep it
+    elif player is not None and player not in names:
         errors.append(table_item("/play/player", "no_such_player", names, name=player))
     given = canonical_choices(play.get("choices") or {})
     choices = {k: v for k, v in given.items() if k in schema.CHOICE_KEYS}

@@ -55,8 +55,9 @@ MAX_GUESS = 80  # longer text is no card's or field's name: no "did you mean" lo
 MAX_THEN = 5  # `then` nested in `then`: a sub-hand's card whose play sets aside another sub-hand
 
 # Choice keys of a move (docs/PLAYS.md, "Choice keys"): the shape of each value.
-CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "rule", "taken", "random")
-CARD_LIST_KEYS = ("rules", "cards", "keepers")
+CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "taken", "random")
+# (`rule` is a card, or one card for each Trash a new rule taking effect together: Fluxxnomic)
+CARD_LIST_KEYS = ("rule", "rules", "cards", "keepers")
 PLAYER_KEYS = ("opponent",)
 PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal", "random_discard")
 DRIVER_KEYS = ("drawn", "order", "then")
@@ -69,7 +70,7 @@ GAMBLING_RESULTS = ("kept", "discarded")  # Gambling's result the table saw (a c
 CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
                + NUMBER_KEYS + ("gambling",) + DRIVER_KEYS)
 MOVE_KINDS = ("play", "play_random", "draw", "discard", "end_turn", "surprise", "resolve",
-              "free_action")
+              "free_action", "join")
 
 # A schema may name the message of a keyword's error (adjudicator/messages/table.yaml) where
 # the keyword's own message would say less, e.g. {"required": "player_name_missing"}.
@@ -214,13 +215,23 @@ SCHEMAS: dict[str, Any] = {
     },
     "PhaseCounts": {
         "type": "object", "required": ["player"], "additionalProperties": False,
-        "description": "a player's draws and non-Keeper plays this phase",
+        "description": "a player's draws, non-Keeper plays and Keeper plays this phase",
         "properties": {"player": ref("PlayerName"), "drawn": NULLABLE_COUNT,
-                       "played": NULLABLE_COUNT}},
+                       "played": NULLABLE_COUNT,
+                       "keepers": {**NULLABLE_COUNT, "description": (
+                           "Keepers played this phase (they use no play; Play all counts "
+                           "them as cards played); default 0")}}},
     "WaitingCard": {
         "type": "object", "required": ["player", "card"], "additionalProperties": False,
         "description": "a card played this phase whose effect waits for the next phase",
         "properties": {"player": ref("PlayerName"), "card": ref("CardName")}},
+    "FormerPlayer": {
+        "type": "object", "required": ["player", "last_phase"], "additionalProperties": False,
+        "description": "an entity that was a player and is not one now (Fluxxnomic)",
+        "properties": {"player": ref("PlayerName"),
+                       "last_phase": {"type": "integer", "minimum": 1, "maximum": MAX_COUNT,
+                                      "description": "the last phase in which they were a "
+                                                     "player"}}},
     "Phase": _nullable({
         "type": "object", "additionalProperties": False,
         "description": "Fluxxnomic (seed 003): the phase under way (docs/PLAYS.md, phases)",
@@ -236,7 +247,13 @@ SCHEMAS: dict[str, Any] = {
                                   "maxItems": MAX_ITEMS,
                                   "description": "Goals, New Rules and Actions on them played "
                                                  "this phase, oldest first: they take effect "
-                                                 "together when the next phase begins"})}}),
+                                                 "together when the next phase begins"}),
+            "former_players": _nullable({"type": "array", "items": ref("FormerPlayer"),
+                                         "maxItems": MAX_ITEMS,
+                                         "description": "who was a player before and is not "
+                                                        "one now, with the last phase they "
+                                                        "were one in: a returning player's "
+                                                        "cards (`join`)"})}}),
     # any JSON value, kept as given; how deep it nests is checked beside the schema (`_depth`)
     "Value": {"description": "any JSON value, kept as given (an extension field); nested at "
                              f"most {MAX_DEPTH} deep in its body",

@@ -76,6 +76,10 @@ DEFERRED = "its effect is not enacted until the beginning of a phase"
 MOST_RECENT = "with the most recently played one ultimately taking effect"
 JOINING = ("When an entity becomes a player for the first time, they gain 3+(phase-1) random "
            "cards.")
+RETURNING = ("When an entity who was previously a player becomes a player, they gain some "
+             "number of random cards equal to the number of phases since they were last a "
+             "player.")
+ENTITY = "When an entity becomes a player"
 MADE = "one random card is made and put into the possession of the player"
 # the FAQ
 NOT_YOUR_TURN = "Hand and Keeper Limits apply to you when it's not your turn"
@@ -163,6 +167,13 @@ TABLE: dict[str, dict[str, str]] = {
     "phase_plays_allowed": {"rulebook:fluxxnomic-phases": PHASE,
                             "rulebook:fluxxnomic-card-types": KEEPER_NOT_COUNTED},
     "nomic_joining_cards": {"rulebook:fluxxnomic-cards": JOINING},
+    "nomic_returning_cards": {"rulebook:fluxxnomic-cards": RETURNING},
+    "play_all_keeper_reading": {"rulebook:fluxxnomic-card-types": KEEPER_NOT_COUNTED},
+    "nomic_join_reading": {"rulebook:fluxxnomic-cards": ENTITY},
+    "player_joined": {"rulebook:fluxxnomic-cards": ENTITY},
+    "already_a_player": {"rulebook:fluxxnomic-cards": ENTITY},
+    "join_not_here": {"rulebook:fluxxnomic-cards": ENTITY},
+    "table_full": {"rulebook:fluxxnomic-cards": ENTITY},
     "nomic_phase_end": {"rulebook:fluxxnomic-phases": PHASE,
                         "rulebook:fluxxnomic-card-types": DEFERRED},
     "cycle_over": {"rulebook:fluxxnomic-winning": "Then the cycle ends."},
@@ -467,6 +478,7 @@ TABLE: dict[str, dict[str, str]] = {
         "faq:002-54":
             "only into the discard pile when they are done being used, or when negated for good",
         "rulebook:each-turn": DRAW_AND_PLAY,
+        "rulebook:fluxxnomic-cards": ENTITY,
         "rulebook:keep-going": CLAIM,
         "rulebook:limits": OTHERS_COMPLY,
     },

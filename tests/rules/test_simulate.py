@@ -130,6 +130,26 @@ def test_the_invariants_count_copies() -> None:
     assert any("duplicated {'zero': 1}" in v for v in invariant_violations(state, ruling, full))
 
 
+def test_a_hand_limit_taking_effect_as_the_phase_ends_binds_at_the_next_end() -> None:
+    """Fluxxnomic (seed 66 of the simulator, 120 steps): Hand limit 5 waited in the phase and
+    took effect as it ended ("not enacted until the beginning of a phase"), so it did not bind
+    at that end: Bo holding 7 cards after it is no violation; its discard comes at the next end
+    of a phase (the ruling says so)."""
+    state = parse_state({
+        "edition": "fluxxnomic", "active": "Cy", "rules": ["Hand limit 5"],
+        "players": [{"name": "Ann", "hand": ["Love"]},
+                    {"name": "Bo", "hand": ["Rules reset", "Hippyism", "Night and day",
+                                            "Steal a keeper", "Nice try", "Gambling", "Book"]},
+                    {"name": "Cy", "hand": ["Moon"]}],
+        "turn": {"hand_at_start": 1}, "phase": {"number": 12}})
+    ruling = ruling_for(state)
+    assert ruling["limits"]["hand"] == 5
+    assert "phase_random_discard" in [f["key"] for f in ruling["findings"]]
+    assert invariant_violations(state, ruling, Counter(), "Bo", None) == []
+    over = invariant_violations(state, ruling, Counter(), "Bo", 5)
+    assert over == ["Bo holds 7 cards after the phase, over 5"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("edition", ["math", "fluxxnomic"])
 def test_a_short_game_keeps_every_copy(edition: str) -> None:

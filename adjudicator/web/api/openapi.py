@@ -67,11 +67,19 @@ SCHEMAS: dict[str, Any] = {
     },
     "Move": {
         "type": "object", "required": ["player", "kind"],
-        "properties": {"player": {"type": "string"}, "kind": {"type": "string"},
+        "properties": {"player": {"type": ["string", "null"], "description": (
+                           "who makes the move; null: a newcomer's join (Fluxxnomic), whose "
+                           "`play` names no player: the table names who joins")},
+                       "kind": {"type": "string"},
                        "card": {"type": "string"}, "name": TEXT,
                        "claim": {"type": "string", "description": (
                            "a discard move that makes a Keep Going claim: the Goal claimed "
                            "(zone keepers, count: the Keepers used, discarded with it)")},
+                       "cards": {"type": "integer", "description": (
+                           "a join (Fluxxnomic): the cards made at random for the player "
+                           "joining")},
+                       "last_phase": {"type": "integer", "description": (
+                           "a returning player's join: the last phase they were a player in")},
                        "at_once": {"type": "boolean", "description": (
                            "the rules make this move as soon as it is open (a Keep Going "
                            "claim): a play's outcome that opens it goes on with it")},
@@ -85,8 +93,8 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["event", "text", "sources"],
         "description": "one event of a move (docs/FORMATS.md, \"What a move changed\")",
         "properties": {
-            "event": {"enum": ["moved", "drawn", "moved_unseen", "left_unknown", "turn_ended",
-                               "extra_turns", "won"]},
+            "event": {"enum": ["moved", "drawn", "moved_unseen", "left_unknown", "joined",
+                               "turn_ended", "extra_turns", "won"]},
             "card": {"type": "string"}, "player": {"type": "string"},
             "next": {"type": "string"}, "count": {"type": "integer"},
             "cards": {"type": "array", "items": {"type": "string"}},

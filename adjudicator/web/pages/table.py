@@ -288,7 +288,8 @@ def play_post():
     play = _posted_play(table)
     kind = play.get("kind") or "play"
     card = play.get("card") or ""
-    player = play.get("player") or table.active
+    # a join names who becomes a player: none yet is a newcomer, not the active player
+    player = play.get("player") or (None if play.get("kind") == "join" else table.active)
     answer = referee.play_move(table, play)
     if wants_json():
         return jsonify(answer)
