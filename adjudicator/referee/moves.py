@@ -752,7 +752,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         # the cards drawn from a pile given as a count matter at once (unseen_draws.lp): one
         # outcome per set of cards it may draw (draw_odds.draws: the likelier first), as many as
         # may be listed
-        sets, unseen, more_sets = _draw_sets(first, limit)
+        # (at most MAX_OUTCOMES sets, whatever `limit`: each set is an outcome to ground and rule)
+        sets, unseen, more_sets = _draw_sets(first, min(limit, MAX_OUTCOMES))
     if sets:
         facts += "".join(f"draw_set({i},{term(c)},{j}).\n"
                          for i, cards in enumerate(sets) for j, c in enumerate(cards))

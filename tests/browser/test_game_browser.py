@@ -28,6 +28,9 @@ def test_play_a_move_undo_redo_and_back(page: Page, shoot) -> None:
     expect(answer.locator(".outcome .changes").first).to_contain_text("Ann drew 3")
     shoot(page, "game-whatif-desktop")
     answer.get_by_role("link", name="Play this").click()
+    # the new page's scripts must have run before its buttons are used: a click before htmx
+    # has taken the forms over posts the form itself (the page of the answer, not #whatif)
+    page.wait_for_load_state("load")
     log = page.locator(".game-log")
     expect(log).to_contain_text("After move 1 of 1")
     expect(page.locator(".seat-view.active .hand-card [data-card=moon]")).to_be_visible()
