@@ -167,3 +167,20 @@ def test_a_small_pile_by_every_ordering() -> None:
     with_war = next(o for o in response["outcomes"] if "war" in o["choices"]["drawn"])
     assert with_war["state"]["players"][0]["creepers"] == ["war"]
     assert with_war["state"]["draw_pile"] == []  # the pile emptied, written as a list
+
+
+def test_post_api_play_takes_an_outcomes_drawn_back(client) -> None:
+    # Through the API: a set's `choices` sent back verbatim ("?" included) make that outcome;
+    # "?" is no card name elsewhere (a card choice naming "?" is refused).
+    table = creeper_table(30)
+    body = {"state": table, "play": {"kind": "draw"}}
+    first = client.post("/api/play", json=body).get_json()
+    chosen = next(o for o in first["outcomes"] if o["choices"]["drawn"] == ["war", "?", "?"])
+    again = client.post("/api/play", json={**body, "play": {"kind": "draw",
+                                                          "choices": chosen["choices"]}})
+    assert again.status_code == 200
+    (outcome,) = again.get_json()["outcomes"]
+    assert outcome["state"] == chosen["state"]
+    refused = client.post("/api/play", json={**body, "play": {"kind": "draw",
+                                                            "choices": {"keepers": ["?"]}}})
+    assert refused.status_code == 400
