@@ -7,8 +7,9 @@ are any N of them: a set taking K_c of the U_c unseen copies of each card c has 
 hypergeometric odds prod C(U_c, K_c) / C(T, N). The sets add up to 1 (Vandermonde's identity).
 
 A draw into a hand in a game with Creepers goes on until N cards that are not Creepers are drawn
-(a Creeper drawn is put in front of the player and replaced): of the T unseen copies, c are
-Creepers and M = T - c are not. The pile's top cards are a uniform ordering of some of the T
+(a Creeper drawn is put in front of the player and replaced): of the T unseen copies the pile
+may hold (the rules' creeper_pool/1: a hand holds no Creeper), c are Creepers and M = T - c are
+not. The pile's top cards are a uniform ordering of some of the T
 copies, so the odds that exactly s given Creeper copies come before the N-th other card are
 those of the first N + s cards holding those s copies and N others, the last one not a
 Creeper: M!/(M-N)! orderings of the others times C(N+s-1, s) s! places of the Creepers among the

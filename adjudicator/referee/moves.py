@@ -808,8 +808,9 @@ def _draw_sets(first: Atoms, limit: int
     their odds, and when there are more the open choice `drawn` that says what they may draw
     (else None). A sub-hand's draw (the rules' odds_draw/1, unseen_copies/2: unseen_draws.lp)
     names each card; a draw into a hand in a game with Creepers (creeper_odds/2,
-    unseen_creeper/2: creeper_moves.lp) names the Creepers it brings and writes its N cards
-    drawn unseen into the hand as "?" (the Creepers first: one order that draw may take)."""
+    unseen_creeper/2, creeper_pool/1: creeper_moves.lp) names the Creepers it brings and writes
+    its N cards drawn unseen into the hand as "?" (the Creepers first: one order that draw may
+    take)."""
     unseen = {_card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
     if first.args("odds_draw", 1):
         (n,), = first.args("odds_draw", 1)
@@ -821,8 +822,8 @@ def _draw_sets(first: Atoms, limit: int
         return [], [], None
     (n, most), = first.args("creeper_odds", 2)
     creepers = {_card_of(c): u.number for c, u in first.args("unseen_creeper", 2)}
-    total = sum(unseen.values())
-    every = draw_odds.creeper_draws(creepers, total, n.number, most.number)
+    (pool,), = first.args("creeper_pool", 1)  # the unseen copies no hand hides
+    every = draw_odds.creeper_draws(creepers, pool.number, n.number, most.number)
     listed = every[:limit]
     sets = [drawn + [UNKNOWN_CARD] * n.number for drawn, _ in listed]
     # sets left out: too many to list, or too many Creepers for the pile to replace

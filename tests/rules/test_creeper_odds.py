@@ -98,8 +98,10 @@ def test_each_set_of_creepers_is_an_outcome() -> None:
         assert o["state"]["turn"]["drawn"] == 3
         # a Creeper in front blocks the win (Time is Money names none)
         assert o["ruling"]["winner"] == (None if creepers else "Ann")
+    # the pile's cards are any of the 80 unseen copies less Bo's 2 unknown cards, no Creepers
+    # (FAQ 002-35): T = 78, c = 4; none C(74,2)/C(78,2) = 2701/3003
     assert outcomes[0]["choices"]["drawn"] == ["?", "?"]
-    assert outcomes[0]["probability"] == "285/316"
+    assert outcomes[0]["probability"] == "2701/3003"
 
 
 def test_an_outcomes_choices_sent_back_make_it() -> None:
@@ -184,3 +186,18 @@ def test_post_api_play_takes_an_outcomes_drawn_back(client) -> None:
     refused = client.post("/api/play", json={**body, "play": {"kind": "draw",
                                                             "choices": {"keepers": ["?"]}}})
     assert refused.status_code == 400
+
+
+def test_a_hand_holds_no_creeper() -> None:
+    # Unseen: War, Milk, Cookies, Sun, Moon; Bo's hand is one of them (a count), the pile the
+    # other 4. Bo's card is no Creeper (FAQ 002-35), so War is in the pile, with 3 of the 4
+    # others: Jackpot! (3 cards) brings War unless it is the pile's last card: 3/4, none 1/4
+    # (copies_first(4, 1, 3, 1) = C(3,3)*3/(4*C(4,4)); counting Bo's card among the places War
+    # may be would give 3/5 and 2/5).
+    data = table("fluxx", ["war", "milk", "cookies", "sun", "moon"], "jackpot", hidden=1,
+                 expansions=["creepers"])
+    response = moves.play_response(parse_state(data), {"card": "Jackpot!"})
+    odds = {tuple(o["choices"]["drawn"]): o["probability"] for o in response["outcomes"]}
+    assert odds == {("war", "?", "?", "?"): "3/4", ("?", "?", "?"): "1/4"}
+    said = {f["key"]: f for f in response["outcomes"][0]["play_findings"]}
+    assert "faq:002-35" in {s["id"] for s in said["creepers_from_unseen"]["sources"]}
