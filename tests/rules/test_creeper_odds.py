@@ -15,6 +15,7 @@ import pytest
 
 from adjudicator.referee import draw_odds, moves
 from adjudicator.table.reader import parse_state
+from adjudicator.web.pages.forms import encode_state
 from tests.rules.test_plays import assert_odds_add_up
 from tests.rules.test_unseen_draws import table
 
@@ -201,3 +202,18 @@ def test_a_hand_holds_no_creeper() -> None:
     assert odds == {("war", "?", "?", "?"): "3/4", ("?", "?", "?"): "1/4"}
     said = {f["key"]: f for f in response["outcomes"][0]["play_findings"]}
     assert "faq:002-35" in {s["id"] for s in said["creepers_from_unseen"]["sources"]}
+
+
+def test_the_what_if_page_says_a_card_drawn_unseen(client) -> None:
+    # The page's words for "?" of `drawn`, and "Play this" of a set with War leads to its table.
+    from tests.web.test_game_log import apply_links, page_of, shown_state, what_if
+
+    table = creeper_table(30)
+    page = page_of(client, "/ruling?state=" + encode_state(table))
+    answer = what_if(client, page, {"kind": "draw", "player": "Ann"}, table)
+    assert "a card drawn unseen into the hand" in answer
+    links = apply_links(answer)
+    assert len(links) == 16
+    war = next(link for link in links
+               if shown_state(link)["players"][0].get("creepers") == ["war"])
+    assert "War" in page_of(client, war)
