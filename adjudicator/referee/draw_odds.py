@@ -5,6 +5,17 @@ are the rules' (rules_asp/moves/unseen_draws.lp); this module only counts.
 N cards drawn from the top of a pile whose cards are any of the T unseen copies, all alike,
 are any N of them: a set taking K_c of the U_c unseen copies of each card c has the
 hypergeometric odds prod C(U_c, K_c) / C(T, N). The sets add up to 1 (Vandermonde's identity).
+
+A draw into a hand in a game with Creepers goes on until N cards that are not Creepers are drawn
+(a Creeper drawn is put in front of the player and replaced): of the T unseen copies the pile
+may hold (the rules' creeper_pool/1: a hand holds no Creeper), c are Creepers and M = T - c are
+not. The pile's top cards are a uniform ordering of some of the T
+copies, so the odds that exactly s given Creeper copies come before the N-th other card are
+those of the first N + s cards holding those s copies and N others, the last one not a
+Creeper: M!/(M-N)! orderings of the others times C(N+s-1, s) s! places of the Creepers among the
+first N+s-1, over the T!/(T-N-s)! orderings of N+s copies, which is C(M, N) N / ((N+s) C(T, N+s))
+(`copies_first`). A set of Creepers taking K of the U copies of each has C(U, K) ways of
+choosing its copies. Over every set the odds add up to 1 (the negative hypergeometric law).
 """
 
 from __future__ import annotations
@@ -24,6 +35,33 @@ def odds(unseen: dict[str, int], drawn: list[str]) -> Fraction:
         counts[card] = counts.get(card, 0) + 1
     ways = math.prod(math.comb(unseen.get(c, 0), k) for c, k in counts.items())
     return Fraction(ways, math.comb(total, len(drawn)))
+
+
+def copies_first(total: int, creepers: int, n: int, s: int) -> Fraction:
+    """The odds that s given Creeper copies, and no other, are drawn before the n-th card that
+    is not a Creeper, the cards coming from `total` unseen copies of which `creepers` are
+    Creepers (the module's header derives it)."""
+    others = total - creepers
+    if n <= 0 or others < n or n + s > total:
+        return Fraction(0)
+    return Fraction(math.comb(others, n) * n, (n + s) * math.comb(total, n + s))
+
+
+def creeper_draws(creepers: dict[str, int], total: int, n: int,
+                  most: int) -> list[tuple[list[str], Fraction]]:
+    """Every set of at most `most` Creeper copies a draw of n cards into a hand may bring (the
+    Creepers' unseen copies `creepers`, of `total` unseen copies), with its odds, the likelier
+    first (then the smaller, then by ids); sets that cannot happen are left out. The sets are
+    few (2^c for c single Creepers: 16 in the Creepers expansion), so all are made."""
+    c = sum(creepers.values())
+    found: list[tuple[list[str], Fraction]] = []
+    for s in range(min(most, c) + 1):
+        each = copies_first(total, c, n, s)
+        for drawn in draws(creepers, s) if s else iter([[]]):
+            ways = math.prod(math.comb(creepers[k], drawn.count(k)) for k in set(drawn))
+            if each * ways:
+                found.append((drawn, each * ways))
+    return sorted(found, key=lambda pair: (-pair[1], len(pair[0]), pair[0]))
 
 
 Shape = tuple[tuple[int, int, int], ...]  # (unseen copies U, copies taken K, how many cards)

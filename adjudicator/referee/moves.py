@@ -422,7 +422,9 @@ def _drawn_facts(game: Catalog, choices: dict[str, Any]) -> list[str]:
     if not named:
         return []
     items = named if isinstance(named, list) else [named]
-    return [f"pile_named({term(_card(game, v, f'/play/choices/drawn/{i}'))},{i})."
+    # "?": a card drawn that the table did not see (it went into the hand face down)
+    return [f"pile_hidden({i})." if v == UNKNOWN_CARD else
+            f"pile_named({term(_card(game, v, f'/play/choices/drawn/{i}'))},{i})."
             for i, v in enumerate(items)]
 
 
@@ -748,17 +750,16 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
             "key": "card", "kind": "name",
             "options": sorted(_card_of(c) for (c,) in named)}])
     sets: list[list[str]] = []
-    if first.args("odds_draw", 1) and sample is None and not choices.get("drawn"):
-        # the cards drawn from a pile given as a count matter at once (unseen_draws.lp): one
-        # outcome per set of cards it may draw (draw_odds.draws: the likelier first), as many as
-        # may be listed
+    if sample is None and not choices.get("drawn"):
+        # the cards drawn from a pile given as a count matter at once (unseen_draws.lp: a
+        # sub-hand's; creeper_moves.lp: the Creepers a draw into a hand brings): one outcome per
+        # set it may draw (draw_odds: the likelier first), as many as may be listed
         # (at most MAX_OUTCOMES sets, whatever `limit`: each set is an outcome to ground and rule)
-        sets, unseen, more_sets = _draw_sets(first, min(limit, MAX_OUTCOMES))
+        sets, set_odds, left = _draw_sets(first, min(limit, MAX_OUTCOMES))
     if sets:
-        facts += "".join(f"draw_set({i},{term(c)},{j}).\n"
-                         for i, cards in enumerate(sets) for j, c in enumerate(cards))
+        facts += "".join(_set_facts(i, cards) for i, cards in enumerate(sets))
         models, more = _solve(facts, limit, None, _game_of(state))
-        more = more or more_sets
+        more = more or left is not None
         models.sort(key=lambda m: Atoms.of(m).args("drawn_set", 1)[0][0].number)
     outcomes: list[Outcome] = []
     seen: dict[str, Outcome] = {}
@@ -768,7 +769,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         picks, chance_keys, odds = _picks(ctx, atoms), _chance_keys(atoms), _odds(atoms)
         for (index,) in atoms.args("drawn_set", 1):  # the set drawn, each copy named
             picks["drawn"] = sets[index.number]
-            odds = _times(odds, draw_odds.odds(unseen, sets[index.number]))
+            odds = _times(odds, set_odds[index.number])
         fingerprint = repr(new_state.to_json())
         if fingerprint in seen:
             # two random results that leave the same table are one outcome: their odds add up
@@ -788,10 +789,9 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         outcomes, cut = _within_size(outcomes, game)
         more = more or cut
     result = PlayResult(legal=True, outcomes=outcomes, truncated=more, cut_by_size=cut)
-    if sets and more:  # the cards the sets not listed may draw: every unseen card
+    if sets and more:  # what the sets not listed may draw (_draw_sets)
         result.open_choices = [o for o in _open_from(outcomes) if o["key"] != "drawn"] + [
-            {"key": "drawn", "kind": "chance", "options": sorted(unseen),
-             "count": first.args("odds_draw", 1)[0][0].number}]
+            left or _left_open(first)]
     elif len(outcomes) > 1 or more:
         result.open_choices = (_open_choices(ctx, _brave(facts, _game_of(state))) if more
                                else _open_from(outcomes))
@@ -802,14 +802,52 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     return result
 
 
-def _draw_sets(first: Atoms, limit: int) -> tuple[list[list[str]], dict[str, int], bool]:
-    """The first `limit` sets of cards a draw from a pile given as a count may draw (the rules'
-    odds_draw/1 and unseen_copies/2: unseen_draws.lp), the unseen copies, and whether there
-    are more sets than that."""
-    (n,), = first.args("odds_draw", 1)
+def _draw_sets(first: Atoms, limit: int
+               ) -> tuple[list[list[str]], list[Fraction], dict[str, Any] | None]:
+    """The first `limit` sets a draw from a pile given as a count may draw, as its `drawn`, with
+    their odds, and when there are more the open choice `drawn` that says what they may draw
+    (else None). A sub-hand's draw (the rules' odds_draw/1, unseen_copies/2: unseen_draws.lp)
+    names each card; a draw into a hand in a game with Creepers (creeper_odds/2,
+    unseen_creeper/2, creeper_pool/1: creeper_moves.lp) names the Creepers it brings and writes
+    its N cards drawn unseen into the hand as "?" (the Creepers first: one order that draw may
+    take)."""
     unseen = {_card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
-    found = list(islice(draw_odds.draws(unseen, n.number), limit + 1))
-    return found[:limit], unseen, len(found) > limit
+    if first.args("odds_draw", 1):
+        (n,), = first.args("odds_draw", 1)
+        found = list(islice(draw_odds.draws(unseen, n.number), limit + 1))
+        left = {"key": "drawn", "kind": "chance", "options": sorted(unseen), "count": n.number}
+        return (found[:limit], [draw_odds.odds(unseen, s) for s in found[:limit]],
+                left if len(found) > limit else None)
+    if not first.args("creeper_odds", 2):
+        return [], [], None
+    (n, most), = first.args("creeper_odds", 2)
+    creepers = {_card_of(c): u.number for c, u in first.args("unseen_creeper", 2)}
+    (pool,), = first.args("creeper_pool", 1)  # the unseen copies no hand hides
+    every = draw_odds.creeper_draws(creepers, pool.number, n.number, most.number)
+    listed = every[:limit]
+    sets = [drawn + [UNKNOWN_CARD] * n.number for drawn, _ in listed]
+    # sets left out: too many to list, or too many Creepers for the pile to replace
+    left = {"key": "drawn", "kind": "chance", "options": sorted(creepers) + [UNKNOWN_CARD],
+            "count": n.number}
+    short = most.number < sum(creepers.values())
+    return sets, [p for _, p in listed], left if len(every) > limit or short else None
+
+
+def _set_facts(index: int, cards: list[str]) -> str:
+    """A set listed (unseen_draws.lp): its named cards in order, and its cards drawn unseen."""
+    return f"listed_set({index}).\n" + "".join(
+        f"draw_hidden({index},{j}).\n" if c == UNKNOWN_CARD else
+        f"draw_set({index},{term(c)},{j}).\n" for j, c in enumerate(cards))
+
+
+def _left_open(first: Atoms) -> dict[str, Any]:
+    """The open choice `drawn` of a draw whose listed outcomes were cut (by size or limit)."""
+    unseen = {_card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
+    for (n,) in first.args("odds_draw", 1):
+        return {"key": "drawn", "kind": "chance", "options": sorted(unseen), "count": n.number}
+    (n, _), = first.args("creeper_odds", 2)
+    return {"key": "drawn", "kind": "chance", "count": n.number, "options": sorted(
+        _card_of(c) for c, _ in first.args("unseen_creeper", 2)) + [UNKNOWN_CARD]}
 
 
 def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:

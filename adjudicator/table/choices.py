@@ -53,6 +53,9 @@ def seat_of(state: TableState, name: Any, path: str) -> int:
 # outcome's choices say "unknown" then, and the same word sent back chooses that outcome.
 UNKNOWN_PICK = "unknown"
 PICK_KEYS = ("taken", "random")
+# "?": a card that is there but unknown (the reader's marker in a hand or a listed pile); in the
+# choice `drawn`, a card drawn that the table did not see (it went into the hand face down).
+UNKNOWN_CARD = "?"
 
 
 def choice_card(game: Catalog, key: str, value: Any, path: str,
@@ -111,6 +114,14 @@ def _cards_value(game: Catalog, value: Any, path: str, guess: Guess | None) -> s
     return card_id(game, value, path, guess)
 
 
+def _drawn_value(game: Catalog, value: Any, path: str, guess: Guess | None) -> str | list[str]:
+    """The cards of `drawn` as ids, a card drawn unseen kept as "?"."""
+    items = value if isinstance(value, list) else [value]
+    out = [v if v == UNKNOWN_CARD else card_id(game, v, f"{path}/{i}" if isinstance(
+        value, list) else path, guess) for i, v in enumerate(items)]
+    return out if isinstance(value, list) else out[0]
+
+
 def canonical_choices(value: dict[str, Any]) -> dict[str, Any]:
     """Choices in the shape the schema's Choices describe as canonical: an outcome's `choices`
     sent back as they came (a one-card list for a one-card key, a list of {player, card} for a
@@ -149,7 +160,9 @@ def normalize_choices(value: dict[str, Any], game: Catalog, names: list[str], pa
         at = path + pointer(key)
         if key in CARD_KEYS:
             out[key] = choice_card(game, key, item, at, guess)
-        elif key in CARD_LIST_KEYS or key in ("drawn", "order"):
+        elif key == "drawn":
+            out[key] = _drawn_value(game, item, at, guess)
+        elif key in CARD_LIST_KEYS or key == "order":
             out[key] = _cards_value(game, item, at, guess)
         elif key in PLAYER_KEYS:
             out[key] = _player_name(names, item, at)

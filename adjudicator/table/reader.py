@@ -28,6 +28,7 @@ from .choices import (
     GOAL_NUMBERS,
     PHASE,
     SUB_HANDS,
+    UNKNOWN_CARD,
     canonical_choices,
     card_id,
     normalize_choices,
@@ -59,9 +60,9 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_GUESSES = 20  # look-ups per input; later unknown names get no suggestions
 
 KNOWN_FIELDS = schema.STATE_FIELDS
-# "?" in a hand or a listed draw pile is a card that is there but unknown (after a draw from an
-# unknown pile, say): it counts toward the hand size and the deck, and is never resolved.
-UNKNOWN_CARD = "?"
+# "?" (UNKNOWN_CARD) in a hand or a listed draw pile is a card that is there but unknown (after a
+# draw from an unknown pile, say): it counts toward the hand size and the deck, and is never
+# resolved.
 UNKNOWN_ZONES = ("hand", "draw_pile")
 # The card types each zone may hold (None: any playable); their names are in table.yaml.
 ZONES: dict[str, tuple[str, ...] | None] = {

@@ -117,7 +117,11 @@ def _choices(level: int) -> dict[str, Any]:
     for key in CHOICE_KEYS:
         if key in CARD_KEYS:
             props[key] = _one_or_a_list_of_one(ref("CardName"))
-        elif key in CARD_LIST_KEYS + ("drawn", "order"):
+        elif key == "drawn":
+            props[key] = {**CARD_OR_CARDS, "description": (
+                "the cards the table saw drawn from an unknown pile, in order; \"?\": a card "
+                "drawn unseen into the hand (no Creeper)")}
+        elif key in CARD_LIST_KEYS + ("order",):
             props[key] = CARD_OR_CARDS
         elif key in PLAYER_KEYS:
             props[key] = _one_or_a_list_of_one(ref("PlayerName"))

@@ -241,6 +241,16 @@ TABLE: dict[str, dict[str, str]] = {
              "winning with Rabbits of DOOM"),
     },
     "creeper_drawn": {"faq:002-06": FINISH_DRAW, "faq:002-47": CREEPER_NOT_COUNTED},
+    # a draw into a hand from a pile given as a count: which unseen Creepers it brings
+    # (the unknown cards of a hand are no Creepers: the pile holds every unseen one)
+    "creepers_from_unseen": {"rulebook:setup": "placing the remainder of the deck face down",
+                             "faq:002-47": CREEPER_NOT_COUNTED,
+                             "faq:002-35": "Creepers may not be held in your hand"},
+    "creeper_sets_pile_short": {"faq:002-47": CREEPER_NOT_COUNTED,
+                                "rulebook:reshuffling": RESHUFFLE},
+    "creeper_draw_unlisted": {"faq:002-47": CREEPER_NOT_COUNTED,
+                              "faq:002-35": "Creepers may not be held in your hand",
+                              "rulebook:reshuffling": RESHUFFLE},
     "creeper_draws_replaced": {
         "faq:002-06": FINISH_DRAW,
         "faq:002-35": "Creepers may not be held in your hand",

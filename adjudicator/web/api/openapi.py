@@ -160,7 +160,8 @@ SCHEMAS: dict[str, Any] = {
                                        "an outcome that drew something at random: its odds "
                                        "given its decisions, an exact fraction (\"1/3\"); "
                                        "cards drawn from a pile given as a count: over the "
-                                       "deck's copies the table does not show")}}},
+                                       "deck's copies the table does not show (the Creepers a "
+                                       "draw into a hand brings included)")}}},
                 "description": "one per possible result, at most 24 and at most "
                                "outcomes_size_limit bytes of JSON together (the first always)"},
             "outcomes_truncated": {"type": "boolean",
@@ -173,7 +174,9 @@ SCHEMAS: dict[str, Any] = {
                              "description": (
                                  "what to decide to narrow the outcomes; `drawn` (kind "
                                  "chance, with `count`): the unseen cards a draw from a pile "
-                                 "given as a count may take, when more sets than are listed")},
+                                 "given as a count may take, when more sets than are listed "
+                                 "(a draw into a hand: the unseen Creepers and \"?\", a card "
+                                 "drawn unseen into the hand)")},
             "groups": {"type": "array", "description": (
                 "with several outcomes: the outcomes grouped by the decisions that lead to "
                 "them (random results aside), each group's `outcomes` their indices"),
