@@ -241,6 +241,9 @@ class _Forgets(dict[Any, Any]):
     def __setitem__(self, key: Any, value: Any) -> None:
         pass
 
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        return default
+
 
 def _traced(analysis: relevance.Relevance, indexes: list[relevance.FactIndex]) -> tuple[Any, ...]:
     trace, questions = analysis._trace(indexes)
@@ -279,6 +282,7 @@ def test_what_traces_share_changes_no_plan_and_no_question() -> None:
                                                              analysis.backwards)
             other._ways_made, other._selected, other._questions = _Forgets(), _Forgets(), _Forgets()
             other._unread, other.static._matched = _Forgets(), _Forgets()
+            other._replays = _Forgets()
         for index in fresh:
             index._matched = _Forgets()  # type: ignore[union-attr]
         modes.add(analysis.backwards)

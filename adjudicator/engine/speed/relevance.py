@@ -51,6 +51,7 @@ compares the answers.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import weakref
@@ -358,14 +359,21 @@ class Relevance:
             for atom in body:
                 object.__setattr__(atom, "fact_only", atom.signature in self.fact_only)
         # What every trace works out alike, whatever the table (made on first use, each entry
-        # written whole, so threads tracing at once need no lock): (signature, pattern) -> each
-        # producer whose head unifies with the pattern, with its body and the head's bindings
-        # (`_ways`); (signature, pattern) -> the program's facts that match it (joins); a probe
-        # (text number, signature, pattern) -> its question (`_made`).
-        self._ways_made: dict[tuple[Signature, Args], tuple[
+        # written whole, so threads tracing at once need no lock): each pattern met ->
+        # its number (the traces' memos and `_Replay` are keyed by it: a number hashes at no
+        # cost); a pattern's number -> each producer whose head unifies with the pattern, with
+        # its body and the head's bindings (`_ways`); (signature, pattern) -> the program's
+        # facts that match it (joins); a probe (text number, signature, pattern) -> its
+        # question (`_made`). The patterns come from the program alone (the facts only answer
+        # yes or no), so these stay as large as the program makes them.
+        self._numbers: dict[tuple[Signature, Args], int] = {}
+        self._count = itertools.count()
+        self._ways_made: dict[int, tuple[
             tuple[tuple[_Atom, ...], dict[str, str]], ...]] = {}
         self._selected: dict[tuple[Signature, Args], tuple[Args, ...]] = {}
         self._questions: dict[tuple[int, Signature, Args], Question] = {}
+        # by the number of texts: the last exploration of each rule (`_Replay`)
+        self._replays: dict[int, dict[int, _Replay]] = {}
         self._idle = frozenset(i for i, s in enumerate(statements)
                                if s.ast_type in (ASTType.Defined, ASTType.Program))
         # (signature, position) -> (constant -> the producers whose head could hold it there,
@@ -598,26 +606,43 @@ class Relevance:
         those facts on the way, in the order asked, with its answer (the answer depends on
         nothing else)."""
         probes: dict[tuple[int, Signature, Args], bool] = {}
-        memo: dict[tuple[Signature, Args], bool] = {}
+        memo: dict[int, bool] = {}  # by the pattern's number (`_numbers`)
         recall = memo.get
         static = self.static.matches
         ways_of, known_ways = self._ways, self._ways_made
         selected = self._selected
+        numbers, number = self._numbers, self._count
+        # what each rule's exploration did, for `_Replay`: the patterns in the order first
+        # met (and each one's place in it), every probe asked with its answer, and the patterns
+        # met that were made before the rule's exploration began (at `start`), with their answers
+        order: list[int] = []
+        born: dict[int, int] = {}
+        log: list[tuple[tuple[int, Signature, Args], bool]] = []
+        earlier: list[tuple[int, bool]] = []
+        start = [0]
 
         def asked(sig: Signature, pattern: Args) -> bool:
             """Does an added fact match? (recorded: the trace's questions)"""
             found = False
             for k, index in enumerate(indexes):
-                found = probes[(k, sig, pattern)] = index.matches(sig, pattern)
+                probe = (k, sig, pattern)
+                found = probes[probe] = index.matches(sig, pattern)
+                log.append((probe, found))
                 if found:
                     break
             return found
 
         def possible(sig: Signature, pattern: Args) -> bool:
-            key = (sig, pattern)
+            key = numbers.get((sig, pattern))
+            if key is None:  # (setdefault: one number, whichever thread gets there first)
+                key = numbers.setdefault((sig, pattern), next(number))
             known = recall(key)
             if known is not None:
+                if born[key] < start[0]:
+                    earlier.append((key, known))
                 return known
+            born[key] = len(order)
+            order.append(key)
             memo[key] = True  # a cycle through this pattern: assume it can be derived
             if not (static(sig, pattern) or asked(sig, pattern)):
                 ways = known_ways.get(key)
@@ -677,7 +702,46 @@ class Relevance:
 
             return join(0, bound)
 
-        dropped = {i for i, body in self.rules.items() if not satisfiable(body, {})}
+        def replayed(replay: _Replay) -> bool:
+            """Has this state and these facts the rule's exploration of `replay` in store? If
+            so, its outcome is this trace's (`_Replay`)."""
+            for key, known in replay.earlier:
+                if recall(key) != known:
+                    return False
+            for key, _ in replay.made:
+                if key in memo:
+                    return False
+            for (k, sig, pattern), found in replay.asked:
+                if indexes[k].matches(sig, pattern) != found:
+                    return False
+            for key, known in replay.made:
+                born[key] = len(order)
+                order.append(key)
+                memo[key] = known
+            for probe, found in replay.asked:
+                probes[probe] = found
+            return True
+
+        replays = self._replays.get(len(indexes))
+        if replays is None:
+            replays = self._replays.setdefault(len(indexes), {})
+        dropped = set()
+        for i, body in self.rules.items():
+            replay = replays.get(i)
+            if replay is not None and replayed(replay):
+                fires = replay.fires
+            else:
+                made, asks = len(order), len(log)
+                start[0] = made
+                earlier.clear()
+                fires = satisfiable(body, {})
+                # (each read and each probe once, the first time: the probes' order is theirs)
+                replays[i] = _Replay(tuple(dict.fromkeys(earlier)),
+                                     tuple((key, memo[key]) for key in order[made:]),
+                                     tuple(dict.fromkeys(log[asks:])), fires)
+            if not fires:
+                dropped.add(i)
+        start[0] = 0  # the backward half is not replayed
         if not self.backwards:
             return self._made(indexes, probes, dropped)
         # What the kept statements read: a signature read loosely keeps all its facts; one read
@@ -750,6 +814,23 @@ class Relevance:
         trace = _Trace(tuple(weakref.ref(index) for index in indexes), kept, len(dropped),
                        texts or (None,) * len(indexes), wanted, len(unread))
         return trace, questions
+
+
+@dataclass(frozen=True, slots=True)
+class _Replay:
+    """What the exploration of one rule's body (the forward half of `Relevance._trace`) did:
+    the patterns it read that earlier rules had answered, with their answers; the patterns it
+    answered itself, in the order met, with their answers; every probe of the facts it asked
+    with its answer, in order; and whether the body can hold. The exploration depends on
+    nothing but those reads and those probes' answers, so a later trace that finds the same
+    answers to the earlier patterns, none of its own patterns answered yet and the same answers
+    to the probes would explore it step for step alike: it takes the outcome instead,
+    the answers and the probes in the same order."""
+
+    earlier: tuple[tuple[int, bool], ...]  # by the patterns' numbers (Relevance._numbers)
+    made: tuple[tuple[int, bool], ...]
+    asked: tuple[tuple[tuple[int, Signature, Args], bool], ...]
+    fires: bool
 
 
 # A question of the analysis to a table's facts: the text's number, the signature, the positions
