@@ -42,6 +42,17 @@ answers are kept. Tables of real games need many answers (each new situation of 
 something new), and a bound that is met while a game goes on would analyse afresh what was just
 forgotten; past `TRACES` answers per program the tree starts afresh.
 
+A table the tree does not know is analysed, but not all afresh: the patterns the analysis meets
+come from the program alone (the facts only answer yes or no), so what depends on them alone is
+kept for every trace (each pattern's number, the producers whose head unifies with it, the
+program's facts it matches, each probe's question). And the forward half explores the rules one
+by one, each exploration depending on nothing but what it reads of the earlier rules' answers and
+the facts' answers to its probes; the last exploration of each rule is kept (`_Replay`), and a
+trace that reads the same there and gets the same answers to those probes takes its outcome
+without exploring again, step for step what it would have done (tables of one game differ in a
+few cards: most rules are taken so). A trace makes the plan, the questions and their order that a
+trace with nothing kept makes (tests/engine/test_relevance.py compares them table by table).
+
 A pruned program lacks rules that the full one has, so clingo would report atoms of the dropped
 heads as "not occurring in any rule head": solve.py turns that message off for a pruned run
 (the full programs are checked clean of it, tests/engine/test_engine.py).
@@ -703,8 +714,9 @@ class Relevance:
             return join(0, bound)
 
         def replayed(replay: _Replay) -> bool:
-            """Has this state and these facts the rule's exploration of `replay` in store? If
-            so, its outcome is this trace's (`_Replay`)."""
+            """Would this trace explore the rule as `replay` did (the same answers where it
+            reads earlier ones, none of its own patterns answered yet, the facts' same answers
+            to its probes)? Then it takes the outcome: the answers, then the probes in order."""
             for key, known in replay.earlier:
                 if recall(key) != known:
                     return False
