@@ -218,6 +218,20 @@ def test_the_tables_of_a_game_are_not_analysed_again() -> None:
     assert made[0] == 0 and all(a is b for a, b in zip(again, first, strict=True))
 
 
+def test_a_rule_is_explored_again_where_an_earlier_rule_answered_otherwise() -> None:
+    # `b`'s exploration reads `a`, which the first rule answered: with the same answer to its
+    # own probe (card(y)) but another one for `a`, the kept exploration of `b` must not be taken
+    program = "a :- card(x).\nb :- a, card(y).\nc :- b.\n#show c/0."
+    analysis = relevance.Relevance(parse(program))
+    assert analysis.prune(["card(x).\ncard(y)."])[1] == 0  # every rule fires
+    for facts in ("card(y).", "card(x).\ncard(y)."):
+        index = relevance.index_text(facts)
+        assert index is not None
+        cold = relevance.Relevance(analysis.statements)
+        assert _traced(analysis, [index]) == _traced(cold, [index])
+    assert [str(s) for s in kept_rules(program, "card(y).")] == []
+
+
 def _plans_asked(run: Any) -> list[tuple[relevance.Relevance, list[str]]]:
     """Every (analysis, texts) that `run()` asks a plan of (rulings and plays alike)."""
     asked: list[tuple[relevance.Relevance, list[str]]] = []
