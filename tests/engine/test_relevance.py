@@ -8,6 +8,7 @@ with the pruning on and off (FLUXX_PRUNE) and comparing the whole rulings.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import clingo
@@ -172,9 +173,10 @@ def test_facts_written_oddly_never_lose_a_rule(program: str, facts: str) -> None
 
 
 def test_a_derivation_deeper_than_the_stack_keeps_every_rule() -> None:
-    chain = "\n".join(f"p{i} :- p{i + 1}." for i in range(400))
+    depth = sys.getrecursionlimit()  # a frame at least per step of the derivation
+    chain = "\n".join(f"p{i} :- p{i + 1}." for i in range(depth))
     statements = parse(chain + "\nq :- p0.\nunused :- nothing.")
-    kept, left_out = relevance.Relevance(statements).prune(["p400."])
+    kept, left_out = relevance.Relevance(statements).prune([f"p{depth}."])
     assert left_out == 0 and tuple(kept) == tuple(statements)
 
 
@@ -214,6 +216,94 @@ def test_the_tables_of_a_game_are_not_analysed_again() -> None:
     made[0] = 0
     again = [analysis.plan(texts).statements for texts in tables]
     assert made[0] == 0 and all(a is b for a, b in zip(again, first, strict=True))
+
+
+def test_a_rule_is_explored_again_where_an_earlier_rule_answered_otherwise() -> None:
+    # `b`'s exploration reads `a`, which the first rule answered: with the same answer to its
+    # own probe (card(y)) but another one for `a`, the kept exploration of `b` must not be taken
+    program = "a :- card(x).\nb :- a, card(y).\nc :- b.\n#show c/0."
+    analysis = relevance.Relevance(parse(program))
+    assert analysis.prune(["card(x).\ncard(y)."])[1] == 0  # every rule fires
+    for facts in ("card(y).", "card(x).\ncard(y)."):
+        index = relevance.index_text(facts)
+        assert index is not None
+        cold = relevance.Relevance(analysis.statements)
+        assert _traced(analysis, [index]) == _traced(cold, [index])
+    assert [str(s) for s in kept_rules(program, "card(y).")] == []
+
+
+def _plans_asked(run: Any) -> list[tuple[relevance.Relevance, list[str]]]:
+    """Every (analysis, texts) that `run()` asks a plan of (rulings and plays alike)."""
+    asked: list[tuple[relevance.Relevance, list[str]]] = []
+    whole = relevance.Relevance.plan
+
+    def recorded(self: relevance.Relevance, texts: Any) -> Any:
+        asked.append((self, list(texts)))
+        return whole(self, texts)
+
+    relevance.Relevance.plan = recorded  # type: ignore[method-assign]
+    try:
+        run()
+    finally:
+        relevance.Relevance.plan = whole  # type: ignore[method-assign]
+    return asked
+
+
+class _Forgets(dict[Any, Any]):
+    """A cache that keeps nothing."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        return default
+
+
+def _traced(analysis: relevance.Relevance, indexes: list[relevance.FactIndex]) -> tuple[Any, ...]:
+    trace, questions = analysis._trace(indexes)
+    return (tuple(id(s) for s in trace.kept), trace.texts, trace.dropped, trace.facts_out,
+            trace.wanted, tuple(questions))
+
+
+@pytest.mark.slow
+def test_what_traces_share_changes_no_plan_and_no_question() -> None:
+    """What a trace keeps for the next ones (each pattern's producers and facts, each probe's
+    question, the facts' answers to patterns) leaves every plan and every question as a trace
+    that has none of it makes them: the tables of scenarios, of simulated games and their plays'
+    facts, traced by the analyses the games warmed and by a cold one, table by table."""
+    games = [("fluxx", ("creepers", "surprises")), ("math", ()), ("fluxxnomic", ())]
+    scenarios = [parse_state(c["state"]) for _, c in RULED][::6]
+
+    def play() -> None:
+        for state in scenarios:
+            ruling_for(state)
+        for seed, game in enumerate(games):
+            for _ in random_walk(seed, 3, 16, *game):
+                pass
+
+    asked = _plans_asked(play)
+    assert len(asked) > 100
+    cold: dict[int, relevance.Relevance] = {}
+    modes: set[bool] = set()
+    for analysis, texts in asked[::max(1, len(asked) // 200)]:
+        warm = [relevance.index_text(t) for t in texts]
+        fresh = [relevance.index_text.__wrapped__(t) for t in texts]
+        if None in warm or not analysis.enabled:
+            continue
+        other = cold.get(id(analysis))
+        if other is None:  # it keeps nothing that traces could share, nor within a trace
+            other = cold[id(analysis)] = relevance.Relevance(analysis.statements,
+                                                             analysis.backwards)
+            other._ways_made, other._selected, other._questions = _Forgets(), _Forgets(), _Forgets()
+            other._unread, other.static._matched = _Forgets(), _Forgets()
+            other._replays = _Forgets()
+        for index in fresh:
+            index._matched = _Forgets()  # type: ignore[union-attr]
+        modes.add(analysis.backwards)
+        reference = _traced(other, fresh)  # type: ignore[arg-type]
+        assert reference[2] > 0
+        assert _traced(analysis, warm) == reference  # type: ignore[arg-type]
+    assert modes == {True, False}  # rulings and plays both
 
 
 def test_a_table_asks_one_path_of_questions_whatever_the_answers_kept() -> None:

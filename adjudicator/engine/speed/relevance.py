@@ -42,6 +42,17 @@ answers are kept. Tables of real games need many answers (each new situation of 
 something new), and a bound that is met while a game goes on would analyse afresh what was just
 forgotten; past `TRACES` answers per program the tree starts afresh.
 
+A table the tree does not know is analysed, but not all afresh: the patterns the analysis meets
+come from the program alone (the facts only answer yes or no), so what depends on them alone is
+kept for every trace (each pattern's number, the producers whose head unifies with it, the
+program's facts it matches, each probe's question). And the forward half explores the rules one
+by one, each exploration depending on nothing but what it reads of the earlier rules' answers and
+the facts' answers to its probes; the last exploration of each rule is kept (`_Replay`), and a
+trace that reads the same there and gets the same answers to those probes takes its outcome
+without exploring again, step for step what it would have done (tables of one game differ in a
+few cards: most rules are taken so). A trace makes the plan, the questions and their order that a
+trace with nothing kept makes (tests/engine/test_relevance.py compares them table by table).
+
 A pruned program lacks rules that the full one has, so clingo would report atoms of the dropped
 heads as "not occurring in any rule head": solve.py turns that message off for a pruned run
 (the full programs are checked clean of it, tests/engine/test_engine.py).
@@ -51,6 +62,7 @@ compares the answers.
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import weakref
@@ -88,15 +100,29 @@ _KNOWN = {ASTType.Rule, ASTType.Defined, ASTType.ShowSignature, ASTType.ShowTerm
           ASTType.Definition, ASTType.Program}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Atom:
     name: str
     arity: int
     args: tuple[RuleArg, ...]
+    # made once, read by every trace (see _instance): the signature, the pattern with only the
+    # constants (None at each variable), the variables' positions and names, the pattern with
+    # nothing bound; `fact_only` is set by Relevance (only the program's facts make it true)
+    signature: Signature = field(init=False, compare=False, repr=False)
+    constants: Args = field(init=False, compare=False, repr=False)
+    variables: tuple[tuple[int, str], ...] = field(init=False, compare=False, repr=False)
+    blank: Args = field(init=False, compare=False, repr=False)
+    fact_only: bool = field(init=False, compare=False, repr=False)
 
-    @property
-    def signature(self) -> Signature:
-        return self.name, self.arity
+    def __post_init__(self) -> None:
+        put = object.__setattr__
+        put(self, "signature", (self.name, self.arity))
+        put(self, "constants", tuple(a[1] if a is not None and a[0] == "c" else None
+                                     for a in self.args))
+        put(self, "variables", tuple((i, a[1]) for i, a in enumerate(self.args)
+                                     if a is not None and a[0] == "v"))
+        put(self, "blank", (None,) * self.arity)
+        put(self, "fact_only", False)
 
 
 @dataclass
@@ -120,12 +146,22 @@ class FactIndex:
     # has no single value there (an interval): built on first use, never changed
     _projections: dict[tuple[Signature, tuple[int, ...]], set[Args] | None] = field(
         default_factory=dict)
+    # (signature, pattern) -> `matches`' answer: the program's facts and a cached text's (the
+    # catalog's) are asked the same patterns by every trace
+    _matched: dict[tuple[Signature, Args], bool] = field(default_factory=dict)
 
     def add(self, signature: Signature, args: Args) -> None:
         self.facts.setdefault(signature, []).append(args)
+        self._matched.clear()
 
     def matches(self, signature: Signature, pattern: Args) -> bool:
-        return next(self.select(signature, pattern), None) is not None
+        if signature not in self.facts:
+            return False
+        key = (signature, pattern)
+        known = self._matched.get(key)
+        if known is None:
+            known = self._matched[key] = next(self.select(signature, pattern), None) is not None
+        return known
 
     def select(self, signature: Signature, pattern: Args) -> Iterator[Args]:
         for args in self.facts.get(signature, ()):
@@ -329,6 +365,28 @@ class Relevance:
                 self.rules[i] = body
         # made true by the program's facts alone (or by the added facts: asked each time)
         self.fact_only = frozenset(self.static.facts) - frozenset(self.producers)
+        for body in [*self.rules.values(), *(p.body for ps in self.producers.values()
+                                             for p in ps)]:
+            for atom in body:
+                object.__setattr__(atom, "fact_only", atom.signature in self.fact_only)
+        # What every trace works out alike, whatever the table (made on first use, each entry
+        # written whole, so threads tracing at once need no lock): each pattern met ->
+        # its number (the traces' memos and `_Replay` are keyed by it: a number hashes at no
+        # cost); a pattern's number -> each producer whose head unifies with the pattern, with
+        # its body and the head's bindings (`_ways`); (signature, pattern) -> the program's
+        # facts that match it (joins); a probe (text number, signature, pattern) -> its
+        # question (`_made`). The patterns come from the program alone (the facts only answer
+        # yes or no), so these stay as large as the program makes them.
+        self._numbers: dict[tuple[Signature, Args], int] = {}
+        self._count = itertools.count()
+        self._ways_made: dict[int, tuple[
+            tuple[tuple[_Atom, ...], dict[str, str]], ...]] = {}
+        self._selected: dict[tuple[Signature, Args], tuple[Args, ...]] = {}
+        self._questions: dict[tuple[int, Signature, Args], Question] = {}
+        # by the number of texts: the last exploration of each rule (`_Replay`)
+        self._replays: dict[int, dict[int, _Replay]] = {}
+        self._idle = frozenset(i for i, s in enumerate(statements)
+                               if s.ast_type in (ASTType.Defined, ASTType.Program))
         # (signature, position) -> (constant -> the producers whose head could hold it there,
         # in program order; the producers that could hold any constant not listed)
         self._by_constant: dict[tuple[Signature, int], tuple[
@@ -461,6 +519,17 @@ class Relevance:
                 best = narrowed
         return best
 
+    def _ways(self, sig: Signature, pattern: Args) -> tuple[
+            tuple[tuple[_Atom, ...], dict[str, str]], ...]:
+        """The producers of `sig` whose head unifies with `pattern`, in program order, each as
+        its body and the head's bindings (never changed: shared by every trace)."""
+        ways = []
+        for producer in self._candidates(sig, pattern):
+            bound = _unify(producer.head, pattern)
+            if bound is not None:
+                ways.append((producer.body, bound))
+        return tuple(ways)
+
     def _unread_rules(self, dropped: set[int]) -> tuple[
             set[int], set[Signature] | None,
             dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
@@ -548,52 +617,92 @@ class Relevance:
         those facts on the way, in the order asked, with its answer (the answer depends on
         nothing else)."""
         probes: dict[tuple[int, Signature, Args], bool] = {}
-        memo: dict[tuple[Signature, Args], bool] = {}
+        memo: dict[int, bool] = {}  # by the pattern's number (`_numbers`)
+        recall = memo.get
+        static = self.static.matches
+        ways_of, known_ways = self._ways, self._ways_made
+        selected = self._selected
+        numbers, number = self._numbers, self._count
+        # what each rule's exploration did, for `_Replay`: the patterns in the order first
+        # met (and each one's place in it), every probe asked with its answer, and the patterns
+        # met that were made before the rule's exploration began (at `start`), with their answers
+        order: list[int] = []
+        born: dict[int, int] = {}
+        log: list[tuple[tuple[int, Signature, Args], bool]] = []
+        earlier: list[tuple[int, bool]] = []
+        start = [0]
 
         def asked(sig: Signature, pattern: Args) -> bool:
             """Does an added fact match? (recorded: the trace's questions)"""
             found = False
             for k, index in enumerate(indexes):
-                found = probes[(k, sig, pattern)] = index.matches(sig, pattern)
+                probe = (k, sig, pattern)
+                found = probes[probe] = index.matches(sig, pattern)
+                log.append((probe, found))
                 if found:
                     break
             return found
 
         def possible(sig: Signature, pattern: Args) -> bool:
-            key = (sig, pattern)
-            known = memo.get(key)
+            key = numbers.get((sig, pattern))
+            if key is None:  # (setdefault: one number, whichever thread gets there first)
+                key = numbers.setdefault((sig, pattern), next(number))
+            known = recall(key)
             if known is not None:
+                if born[key] < start[0]:
+                    earlier.append((key, known))
                 return known
+            born[key] = len(order)
+            order.append(key)
             memo[key] = True  # a cycle through this pattern: assume it can be derived
-            result = self.static.matches(sig, pattern) or asked(sig, pattern)
-            if not result:
-                for producer in self._candidates(sig, pattern):
-                    bound = _unify(producer.head, pattern)
-                    if bound is not None and satisfiable(producer.body, bound):
-                        result = True
+            if not (static(sig, pattern) or asked(sig, pattern)):
+                ways = known_ways.get(key)
+                if ways is None:
+                    ways = known_ways[key] = ways_of(sig, pattern)
+                for body, bound in ways:
+                    if satisfiable(body, bound):
                         break
-            memo[key] = result
-            return result
-
-        def fits(atom: _Atom, bound: dict[str, str]) -> bool:
-            return possible(atom.signature, _instance(atom, bound))
+                else:
+                    memo[key] = False
+                    return False
+            return True
 
         def satisfiable(body: tuple[_Atom, ...], bound: dict[str, str]) -> bool:
             """Could the body hold with `bound`? The atoms that only the program's own facts
             make true are joined (their variables bound fact by fact, up to JOIN_LIMIT
-            combinations); every other atom is then checked with the bindings."""
-            joined = [a for a in body if a.signature in self.fact_only
-                      and not asked(a.signature, (None,) * a.arity)]
-            if not joined:
-                return all(fits(a, bound) for a in body)
+            combinations); every other atom is then checked with the bindings. (Each atom's
+            pattern is made here, as _instance makes it: a call less per atom.)"""
+            joined: list[_Atom] | None = None
+            for atom in body:  # every such atom is asked, in body order
+                if atom.fact_only and not asked(atom.signature, atom.blank):
+                    if joined is None:
+                        joined = [atom]
+                    else:
+                        joined.append(atom)
+            if joined is None:
+                for atom in body:
+                    if atom.variables:
+                        pattern = list(atom.constants)
+                        for i, name in atom.variables:
+                            pattern[i] = bound.get(name)
+                        if not possible(atom.signature, tuple(pattern)):
+                            return False
+                    elif not possible(atom.signature, atom.constants):
+                        return False
+                return True
             rest = [a for a in body if a not in joined]
             budget = [JOIN_LIMIT]
+            last = len(joined)
 
             def join(i: int, bound: dict[str, str]) -> bool:
-                if i == len(joined):
-                    return all(fits(a, bound) for a in rest)
+                if i == last:
+                    return all(possible(a.signature, _instance(a, bound)) for a in rest)
                 atom = joined[i]
-                for args in self.static.select(atom.signature, _instance(atom, bound)):
+                key = (atom.signature, _instance(atom, bound))
+                facts = selected.get(key)
+                if facts is None:
+                    facts = selected[key] = tuple(self.static.select(*key))
+                for args in facts:
                     budget[0] -= 1
                     if budget[0] < 0:
                         return True  # too many combinations to follow: assume it can hold
@@ -604,7 +713,47 @@ class Relevance:
 
             return join(0, bound)
 
-        dropped = {i for i, body in self.rules.items() if not satisfiable(body, {})}
+        def replayed(replay: _Replay) -> bool:
+            """Would this trace explore the rule as `replay` did (the same answers where it
+            reads earlier ones, none of its own patterns answered yet, the facts' same answers
+            to its probes)? Then it takes the outcome: the answers, then the probes in order."""
+            for key, known in replay.earlier:
+                if recall(key) != known:
+                    return False
+            for key, _ in replay.made:
+                if key in memo:
+                    return False
+            for (k, sig, pattern), found in replay.asked:
+                if indexes[k].matches(sig, pattern) != found:
+                    return False
+            for key, known in replay.made:
+                born[key] = len(order)
+                order.append(key)
+                memo[key] = known
+            for probe, found in replay.asked:
+                probes[probe] = found
+            return True
+
+        replays = self._replays.get(len(indexes))
+        if replays is None:
+            replays = self._replays.setdefault(len(indexes), {})
+        dropped = set()
+        for i, body in self.rules.items():
+            replay = replays.get(i)
+            if replay is not None and replayed(replay):
+                fires = replay.fires
+            else:
+                made, asks = len(order), len(log)
+                start[0] = made
+                earlier.clear()
+                fires = satisfiable(body, {})
+                # (each read and each probe once, the first time: the probes' order is theirs)
+                replays[i] = _Replay(tuple(dict.fromkeys(earlier)),
+                                     tuple((key, memo[key]) for key in order[made:]),
+                                     tuple(dict.fromkeys(log[asks:])), fires)
+            if not fires:
+                dropped.add(i)
+        start[0] = 0  # the backward half is not replayed
         if not self.backwards:
             return self._made(indexes, probes, dropped)
         # What the kept statements read: a signature read loosely keeps all its facts; one read
@@ -657,22 +806,43 @@ class Relevance:
         the #show `silent`, and the questions `probes` in the order asked."""
         # with anything left out the engine turns off the message that `#defined` silences, and
         # every part is `base`: neither kind of statement is worth adding
-        idle = (ASTType.Defined, ASTType.Program) if dropped or unread else ()
+        idle = self._idle if dropped or unread else frozenset()
         key = (frozenset(dropped), frozenset(unread), frozenset(silent))
         kept = self._kept.get(key)
         if kept is None:  # one tuple per set of statements: answers alike share it
+            out = key[0] | key[1] | key[2] | idle
             kept = self._kept.keep(key, tuple(
-                s for i, s in enumerate(self.statements)
-                if i not in dropped and i not in unread and i not in silent
-                and s.ast_type not in idle))
+                s for i, s in enumerate(self.statements) if i not in out))
+        known = self._questions
         questions = []
-        for (k, sig, pattern), result in probes.items():  # in the order first asked
-            positions = tuple(i for i, v in enumerate(pattern) if v is not None)
-            questions.append(((k, sig, positions, tuple(pattern[i] for i in positions)), result))
+        for probe, result in probes.items():  # in the order first asked
+            question = known.get(probe)
+            if question is None:  # the same probes come back in trace after trace
+                k, sig, pattern = probe
+                positions = tuple(i for i, v in enumerate(pattern) if v is not None)
+                question = known[probe] = (k, sig, positions, tuple(pattern[i] for i in positions))
+            questions.append((question, result))
         # the sources are held weakly: a kept answer must not keep every table's index alive
         trace = _Trace(tuple(weakref.ref(index) for index in indexes), kept, len(dropped),
                        texts or (None,) * len(indexes), wanted, len(unread))
         return trace, questions
+
+
+@dataclass(frozen=True, slots=True)
+class _Replay:
+    """What the exploration of one rule's body (the forward half of `Relevance._trace`) did:
+    the patterns it read that earlier rules had answered, with their answers; the patterns it
+    answered itself, in the order met, with their answers; every probe of the facts it asked
+    with its answer, in order; and whether the body can hold. The exploration depends on
+    nothing but those reads and those probes' answers, so a later trace that finds the same
+    answers to the earlier patterns, none of its own patterns answered yet and the same answers
+    to the probes would explore it step for step alike: it takes the outcome instead,
+    the answers and the probes in the same order."""
+
+    earlier: tuple[tuple[int, bool], ...]  # by the patterns' numbers (Relevance._numbers)
+    made: tuple[tuple[int, bool], ...]
+    asked: tuple[tuple[tuple[int, Signature, Args], bool], ...]
+    fires: bool
 
 
 # A question of the analysis to a table's facts: the text's number, the signature, the positions
@@ -782,8 +952,13 @@ def _lines(index: FactIndex, wanted: frozenset[Signature] | set[Signature]) -> s
 
 
 def _instance(atom: _Atom, bound: dict[str, str]) -> Args:
-    return tuple(None if a is None else (a[1] if a[0] == "c" else bound.get(a[1]))
-                 for a in atom.args)
+    """The pattern of `atom` with the variables `bound` (None: anything)."""
+    if not atom.variables:
+        return atom.constants
+    pattern = list(atom.constants)
+    for i, name in atom.variables:
+        pattern[i] = bound.get(name)
+    return tuple(pattern)
 
 
 def _extend(bound: dict[str, str], args: tuple[RuleArg, ...],
