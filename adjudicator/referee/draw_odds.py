@@ -27,14 +27,26 @@ from fractions import Fraction
 from itertools import combinations
 
 
-def odds(unseen: dict[str, int], drawn: list[str]) -> Fraction:
-    """The odds of drawing exactly the cards `drawn` (as a multiset) from the unseen copies."""
+def odds(unseen: dict[str, int], drawn: list[str], hidden: int = 0,
+         unhidden: frozenset[str] = frozenset()) -> Fraction:
+    """The odds of drawing exactly the cards `drawn` (as a multiset) from the unseen copies.
+    With `hidden`: that many of the unseen copies lie in hands, none of them a copy of a card of
+    `unhidden` (a Creeper: the rules say which, creeper_moves.lp), and the pile's cards are any
+    of the others. A set taking b copies of the M copies that may be hidden keeps them out of
+    the H hidden with odds C(M - b, H) / C(M, H); it is then any n of the T - H copies left:
+    prod C(U, K) C(M - b, H) / (C(M, H) C(T - H, n)). The sets add up to 1 (C(M, b) C(M - b, H)
+    is C(M, H) C(M - H, b), then Vandermonde's identity)."""
     total = sum(unseen.values())
     counts: dict[str, int] = {}
     for card in drawn:
         counts[card] = counts.get(card, 0) + 1
     ways = math.prod(math.comb(unseen.get(c, 0), k) for c, k in counts.items())
-    return Fraction(ways, math.comb(total, len(drawn)))
+    if not hidden:
+        return Fraction(ways, math.comb(total, len(drawn)))
+    may_hide = total - sum(u for c, u in unseen.items() if c in unhidden)
+    taken = sum(k for c, k in counts.items() if c not in unhidden)
+    return Fraction(ways * math.comb(may_hide - taken, hidden),
+                    math.comb(may_hide, hidden) * math.comb(total - hidden, len(drawn)))
 
 
 def copies_first(total: int, creepers: int, n: int, s: int) -> Fraction:
@@ -57,36 +69,47 @@ def creeper_draws(creepers: dict[str, int], total: int, n: int,
     found: list[tuple[list[str], Fraction]] = []
     for s in range(min(most, c) + 1):
         each = copies_first(total, c, n, s)
-        for drawn in draws(creepers, s) if s else iter([[]]):
+        for drawn in draws(creepers, s):
             ways = math.prod(math.comb(creepers[k], drawn.count(k)) for k in set(drawn))
             if each * ways:
                 found.append((drawn, each * ways))
     return sorted(found, key=lambda pair: (-pair[1], len(pair[0]), pair[0]))
 
 
-Shape = tuple[tuple[int, int, int], ...]  # (unseen copies U, copies taken K, how many cards)
+Class = tuple[int, bool]  # the cards alike: (unseen copies U, whether a hand may hide them)
+Shape = tuple[tuple[Class, int, int], ...]  # (class, copies taken K, how many cards)
 
 
-def draws(unseen: dict[str, int], n: int) -> Iterator[list[str]]:
+def draws(unseen: dict[str, int], n: int, hidden: int = 0,
+          unhidden: frozenset[str] = frozenset()) -> Iterator[list[str]]:
     """Every set of n cards the unseen copies allow, each once, as a sorted list of card ids,
-    the likelier first, lazily: a caller that lists only the first few never makes
-    the rest. A set's odds depend only on its shape, which of its cards take how many of how
-    many unseen copies: the shapes are few and ordered by their odds, and the sets of one shape
-    are made in order of ids."""
-    classes: dict[int, list[str]] = defaultdict(list)  # unseen copies -> the cards with that many
+    the likelier first (`hidden`, `unhidden`: as for `odds`), lazily: a caller that lists only
+    the first few never makes the rest. A set's odds depend only on its shape, which of its
+    cards take how many of how many unseen copies, of the cards a hand may hide or not: the
+    shapes are few and ordered by their odds, and the sets of one shape are made in order of
+    ids."""
+    classes: dict[Class, list[str]] = defaultdict(list)  # the cards of each class
     for card in sorted(unseen):
-        classes[unseen[card]].append(card)
-    pairs = [(u, k) for u in sorted(classes) for k in range(1, u + 1)]
-    for shape in sorted(_shapes(pairs, classes, n), key=lambda sh: (-_ways(sh), sh)):
-        yield from _sets_of(shape, classes)
+        classes[(unseen[card], bool(hidden) and card not in unhidden)].append(card)
+    may_hide = sum(u for c, u in unseen.items() if c not in unhidden)
+    pairs = [(cls, k) for cls in sorted(classes) for k in range(1, cls[0] + 1)]
+    weighed = [(_ways(sh, hidden, may_hide), sh) for sh in _shapes(pairs, classes, n)]
+    for ways, shape in sorted(weighed, key=lambda pair: (-pair[0], pair[1])):
+        if ways:  # (a set that takes more copies than the hands leave can't be drawn)
+            yield from _sets_of(shape, classes)
 
 
-def _ways(shape: Shape) -> int:
-    return math.prod(math.comb(u, k) ** m for u, k, m in shape)
+def _ways(shape: Shape, hidden: int = 0, may_hide: int = 0) -> int:
+    """A set's odds of its shape, times C(T, n) (times C(M, H) with cards hidden: `odds`)."""
+    ways = math.prod(math.comb(u, k) ** m for (u, _), k, m in shape)
+    if not hidden:
+        return ways
+    taken = sum(k * m for (_, hides), k, m in shape if hides)
+    return ways * math.comb(may_hide - taken, hidden)
 
 
-def _shapes(pairs: list[tuple[int, int]], classes: dict[int, list[str]], n: int,
-            used: dict[int, int] | None = None) -> Iterator[Shape]:
+def _shapes(pairs: list[tuple[Class, int]], classes: dict[Class, list[str]], n: int,
+            used: dict[Class, int] | None = None) -> Iterator[Shape]:
     """The shapes of n copies: for each (U, K) of `pairs` in turn, how many cards take K of
     their U copies, no class giving more cards than it has."""
     used = used or {}
@@ -102,9 +125,9 @@ def _shapes(pairs: list[tuple[int, int]], classes: dict[int, list[str]], n: int,
             yield ((u, k, m), *tail) if m else tail
 
 
-def _sets_of(shape: Shape, classes: dict[int, list[str]]) -> Iterator[list[str]]:
+def _sets_of(shape: Shape, classes: dict[Class, list[str]]) -> Iterator[list[str]]:
     """The sets of one shape: in each class, disjoint choices of the cards taking each K."""
-    def place(i: int, free: dict[int, list[str]]) -> Iterator[list[str]]:
+    def place(i: int, free: dict[Class, list[str]]) -> Iterator[list[str]]:
         if i == len(shape):
             yield []
             return

@@ -755,11 +755,11 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         # sub-hand's; creeper_moves.lp: the Creepers a draw into a hand brings): one outcome per
         # set it may draw (draw_odds: the likelier first), as many as may be listed
         # (at most MAX_OUTCOMES sets, whatever `limit`: each set is an outcome to ground and rule)
-        sets, set_odds, left = _draw_sets(first, min(limit, MAX_OUTCOMES))
+        sets, set_odds, more_sets = _draw_sets(first, min(limit, MAX_OUTCOMES))
     if sets:
         facts += "".join(_set_facts(i, cards) for i, cards in enumerate(sets))
         models, more = _solve(facts, limit, None, _game_of(state))
-        more = more or left is not None
+        more = more or more_sets
         models.sort(key=lambda m: Atoms.of(m).args("drawn_set", 1)[0][0].number)
     outcomes: list[Outcome] = []
     seen: dict[str, Outcome] = {}
@@ -791,7 +791,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     result = PlayResult(legal=True, outcomes=outcomes, truncated=more, cut_by_size=cut)
     if sets and more:  # what the sets not listed may draw (_draw_sets)
         result.open_choices = [o for o in _open_from(outcomes) if o["key"] != "drawn"] + [
-            left or _left_open(first)]
+            _left_open(first)]
     elif len(outcomes) > 1 or more:
         result.open_choices = (_open_choices(ctx, _brave(facts, _game_of(state))) if more
                                else _open_from(outcomes))
@@ -802,35 +802,33 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     return result
 
 
-def _draw_sets(first: Atoms, limit: int
-               ) -> tuple[list[list[str]], list[Fraction], dict[str, Any] | None]:
+def _draw_sets(first: Atoms, limit: int) -> tuple[list[list[str]], list[Fraction], bool]:
     """The first `limit` sets a draw from a pile given as a count may draw, as its `drawn`, with
-    their odds, and when there are more the open choice `drawn` that says what they may draw
-    (else None). A sub-hand's draw (the rules' odds_draw/1, unseen_copies/2: unseen_draws.lp)
-    names each card; a draw into a hand in a game with Creepers (creeper_odds/2,
-    unseen_creeper/2, creeper_pool/1: creeper_moves.lp) names the Creepers it brings and writes
-    its N cards drawn unseen into the hand as "?" (the Creepers first: one order that draw may
-    take)."""
+    their odds, and whether some sets are left out (`_left_open` then says what they may draw).
+    A sub-hand's draw (the rules' odds_draw/1, unseen_copies/2: unseen_draws.lp; odds_hidden/1:
+    the hands' unknown cards, none a Creeper, creeper_moves.lp) names each card; a draw into a
+    hand in a game with Creepers (creeper_odds/2, unseen_creeper/2, creeper_pool/1,
+    creeper_sets_short/0: creeper_moves.lp) names the Creepers it brings and writes its N cards
+    drawn unseen into the hand as "?" (the Creepers first: one order that draw may take)."""
     unseen = {_card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
+    creepers = {_card_of(c): u.number for c, u in first.args("unseen_creeper", 2)}
     if first.args("odds_draw", 1):
         (n,), = first.args("odds_draw", 1)
-        found = list(islice(draw_odds.draws(unseen, n.number), limit + 1))
-        left = {"key": "drawn", "kind": "chance", "options": sorted(unseen), "count": n.number}
-        return (found[:limit], [draw_odds.odds(unseen, s) for s in found[:limit]],
-                left if len(found) > limit else None)
+        hidden = sum(h.number for (h,) in first.args("odds_hidden", 1))
+        unhidden = frozenset(creepers)
+        found = list(islice(draw_odds.draws(unseen, n.number, hidden, unhidden), limit + 1))
+        return (found[:limit], [draw_odds.odds(unseen, s, hidden, unhidden)
+                                for s in found[:limit]], len(found) > limit)
     if not first.args("creeper_odds", 2):
-        return [], [], None
+        return [], [], False
     (n, most), = first.args("creeper_odds", 2)
-    creepers = {_card_of(c): u.number for c, u in first.args("unseen_creeper", 2)}
     (pool,), = first.args("creeper_pool", 1)  # the unseen copies no hand hides
     every = draw_odds.creeper_draws(creepers, pool.number, n.number, most.number)
     listed = every[:limit]
     sets = [drawn + [UNKNOWN_CARD] * n.number for drawn, _ in listed]
-    # sets left out: too many to list, or too many Creepers for the pile to replace
-    left = {"key": "drawn", "kind": "chance", "options": sorted(creepers) + [UNKNOWN_CARD],
-            "count": n.number}
-    short = most.number < sum(creepers.values())
-    return sets, [p for _, p in listed], left if len(every) > limit or short else None
+    # sets left out: too many to list, or too many Creepers for the pile to replace (the rules')
+    return (sets, [p for _, p in listed],
+            len(every) > limit or bool(first.args("creeper_sets_short", 0)))
 
 
 def _set_facts(index: int, cards: list[str]) -> str:
@@ -847,7 +845,7 @@ def _left_open(first: Atoms) -> dict[str, Any]:
         return {"key": "drawn", "kind": "chance", "options": sorted(unseen), "count": n.number}
     (n, _), = first.args("creeper_odds", 2)
     return {"key": "drawn", "kind": "chance", "count": n.number, "options": sorted(
-        _card_of(c) for c, _ in first.args("unseen_creeper", 2)) + [UNKNOWN_CARD]}
+        [_card_of(c) for c, _ in first.args("unseen_creeper", 2)] + [UNKNOWN_CARD])}
 
 
 def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:

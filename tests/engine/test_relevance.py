@@ -219,8 +219,9 @@ def test_the_tables_of_a_game_are_not_analysed_again() -> None:
 
 
 def test_a_rule_is_explored_again_where_an_earlier_rule_answered_otherwise() -> None:
-    # `b`'s exploration reads `a`, which the first rule answered: with the same answer to its
-    # own probe (card(y)) but another one for `a`, the kept exploration of `b` must not be taken
+    # `b`'s exploration reads `a`, whose answer depends on the table (card(x)): with the same
+    # answer to `b`'s own probe (card(y)) but another one for `a`, the kept exploration of `b`
+    # must not be taken
     program = "a :- card(x).\nb :- a, card(y).\nc :- b.\n#show c/0."
     analysis = relevance.Relevance(parse(program))
     assert analysis.prune(["card(x).\ncard(y)."])[1] == 0  # every rule fires

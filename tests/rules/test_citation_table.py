@@ -251,6 +251,8 @@ TABLE: dict[str, dict[str, str]] = {
     "creeper_draw_unlisted": {"faq:002-47": CREEPER_NOT_COUNTED,
                               "faq:002-35": "Creepers may not be held in your hand",
                               "rulebook:reshuffling": RESHUFFLE},
+    "hidden_count_unknown": {"faq:002-35": "Creepers may not be held in your hand"},
+    "sub_draw_hidden_not_creepers": {"faq:002-35": "Creepers may not be held in your hand"},
     "creeper_draws_replaced": {
         "faq:002-06": FINISH_DRAW,
         "faq:002-35": "Creepers may not be held in your hand",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from itertools import permutations
+from itertools import combinations, permutations
 from typing import Any
 
 import pytest
@@ -121,7 +121,7 @@ def test_a_short_pile_lists_what_it_can_replace() -> None:
     assert len(response["outcomes"]) == 5 and response["outcomes_truncated"] is True
     drawn = next(o for o in response["open_choices"] if o["key"] == "drawn")
     assert drawn == {"key": "drawn", "kind": "chance", "count": 2,
-                     "options": ["death", "radioactive_potato", "taxes", "war", "?"]}
+                     "options": ["?", "death", "radioactive_potato", "taxes", "war"]}
     said = {f["key"]: f for f in response["outcomes"][0]["play_findings"]}
     assert "at most 1 Creeper of the 4" in said["creeper_sets_pile_short"]["text"]["en"]
 
@@ -217,3 +217,61 @@ def test_the_what_if_page_says_a_card_drawn_unseen(client) -> None:
     war = next(link for link in links
                if shown_state(link)["players"][0].get("creepers") == ["war"])
     assert "War" in page_of(client, war)
+
+
+def test_a_sub_hands_sets_count_no_creeper_in_a_hand() -> None:
+    # Unseen: War, Milk, Cookies, Sun, Moon; Bo's one unknown card is none of them but War
+    # (FAQ 002-35), so War is among the pile's 4 cards: Draw 2 and Use 'Em takes it with odds
+    # 1/2 (3 of the C(4, 2) = 6 pairs of the pile), each pair with War 1/8 (Bo hides one of the
+    # other 4 with odds 1/4, each pile then C(4, 2) ways: 1/4 * 3/6 ... = 1/8), each pair
+    # without War 1/12. Counting Bo's card as any of the 5 would give War 2/5, each pair 1/10.
+    data = table("fluxx", ["war", "milk", "cookies", "sun", "moon"], "draw_2_and_use_em",
+                 hidden=1, expansions=["creepers"])
+    response = moves.play_response(parse_state(data), {"card": "Draw 2 and Use 'Em"})
+    odds = {tuple(sorted(o["choices"]["drawn"])): Fraction(o["probability"])
+            for o in response["outcomes"]}
+    assert len(odds) == 10 and sum(odds.values()) == 1
+    assert sum(p for s, p in odds.items() if "war" in s) == Fraction(1, 2)
+    assert odds[("milk", "war")] == Fraction(1, 8) and odds[("cookies", "milk")] == Fraction(1, 12)
+    said = {f["key"] for o in response["outcomes"] for f in o["play_findings"]}
+    assert "sub_draw_hidden_not_creepers" in said
+
+
+def test_hands_that_hide_more_than_the_deck_allows_leave_the_pile_unknown() -> None:
+    # Unseen: the four Creepers, Milk, Cookies, Sun; 4 cards hidden in Bo's hand, the pile 3: at
+    # most 3 can be hidden (a hand holds no Creeper), so the table does not fit the deck.
+    data = table("fluxx", ["war", "taxes", "death", "radioactive_potato", "milk", "cookies",
+                           "sun"], "jackpot", hidden=4, expansions=["creepers"])
+    response = moves.play_response(parse_state(data), {"card": "Jackpot!"})
+    assert len(response["outcomes"]) == 1
+    said = {f["key"]: f for f in response["outcomes"][0]["play_findings"]}
+    assert "4" in said["hidden_count_unknown"]["text"]["en"]
+    assert "creeper_draw_unlisted" not in said and "creepers_from_unseen" not in said
+
+
+@pytest.mark.parametrize(("unseen", "n", "hidden"), [
+    ({"war": 1, "milk": 1, "cookies": 1, "sun": 1, "moon": 1}, 2, 1),
+    ({"war": 1, "death": 1, "zero": 2, "one": 3, "two": 1}, 2, 2),
+    ({"war": 1, "death": 1, "zero": 2, "one": 3, "two": 1}, 3, 3),
+    ({"war": 2, "x": 1, "y": 1, "z": 2}, 3, 2)])
+def test_hidden_cards_weigh_the_sets_as_every_hiding_does(unseen: dict[str, int], n: int,
+                                                         hidden: int) -> None:
+    # Every way the hands may hide `hidden` copies that are no Creeper, then every n of the rest:
+    # each set's odds, and the sets listed the likelier first.
+    creepers = frozenset(c for c in unseen if c in ("war", "death"))
+    copies = [c for c, u in unseen.items() for _ in range(u)]
+    counts: Counter[tuple[str, ...]] = Counter()
+    ways = 0
+    for hid in combinations(range(len(copies)), hidden):
+        if any(copies[i] in creepers for i in hid):
+            continue
+        ways += 1
+        rest = [c for i, c in enumerate(copies) if i not in hid]
+        counts.update(tuple(sorted(d)) for d in combinations(rest, n))
+    each = ways * math.comb(len(copies) - hidden, n)
+    expected = {k: Fraction(v, each) for k, v in counts.items()}
+    listed = list(draw_odds.draws(unseen, n, hidden, creepers))
+    got = {tuple(s): draw_odds.odds(unseen, s, hidden, creepers) for s in listed}
+    assert got == expected
+    chances = [got[tuple(s)] for s in listed]
+    assert chances == sorted(chances, reverse=True)
