@@ -325,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, nargs="+", default=[8, 32])
     ap.add_argument("--seconds", type=float, default=10.0, help="per client count")
     ap.add_argument("--max-requests", type=int, default=20_000, help="per client count")
-    ap.add_argument("--warmup", type=float, default=2.0, help="seconds of load before timing")
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds of load before timing")
     ap.add_argument("--log", type=Path,
                     default=Path(tempfile.gettempdir()) / "fluxx-http-load-server.log")
     ap.add_argument("--threads", type=int, default=None,

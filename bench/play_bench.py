@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import time
 from dataclasses import replace
 
 from adjudicator.engine.speed import batch
 from adjudicator.referee.moves import play_response
-from adjudicator.referee.ruling import ruling_for
-from adjudicator.referee.simulate import random_walk, simulate
+from adjudicator.referee.ruling import ruling_for, rulings_for
+from adjudicator.referee.simulate import deal, random_walk, simulate
 from adjudicator.table.reader import parse_state
 from adjudicator.table.state import TableState
 
@@ -53,8 +54,20 @@ def seven_card_table(seed: int) -> TableState | None:
 
 def warm(state: TableState) -> None:
     """Builds what a running server has built by its first requests: the program that rules a
-    move's outcomes together (batch.py builds it in the background on first use)."""
+    move's outcomes together (batch.py builds it in the background on first use) and the
+    analyses of it and of the play program (a play and two outcomes ruled together on other
+    tables of the game: about three seconds, once per process)."""
     batch.tagged_program(state.edition, state.expansions)
+    game = (state.edition, tuple(state.expansions))
+    if game not in _WARM:
+        _WARM.add(game)
+        others = [parse_state(deal(random.Random(-k), 3, state.edition,
+                                   state.expansions).to_json()) for k in (1, 2)]
+        play_response(others[0], {"kind": "draw"})
+        rulings_for(others)
+
+
+_WARM: set[tuple[str, tuple[str, ...]]] = set()
 
 
 def bench_what_if(tables: int) -> None:
@@ -97,6 +110,9 @@ def bench_discard() -> None:
 def bench_games(games: int, max_steps: int, jobs: int) -> None:
     moves = seconds = 0.0
     violations = limits = played = 0
+    # a process's first game also parses the programs and builds their analyses (once per
+    # process and game): the games after it show the rate a long run keeps
+    later_moves = later_seconds = 0.0
     for edition, expansions in GAMES:
         n = max(1, games // len(GAMES))
         summary = simulate(n, players=3, seed=1000, max_steps=max_steps, edition=edition,
@@ -106,6 +122,9 @@ def bench_games(games: int, max_steps: int, jobs: int) -> None:
         seconds += summary["seconds"]
         violations += len(summary["violations"])
         limits += len(summary["time_limits"])
+        later = summary["results"][summary["jobs"]:]  # (the first game of each process)
+        later_moves += sum(r["steps"] for r in later)
+        later_seconds += sum(r["seconds"] for r in later) / summary["jobs"]
         print(f"  {edition}{'+' + '+'.join(expansions) if expansions else ''}: {n} games, "
               f"{summary['moves']} moves, {summary['moves_per_second']} moves/s, "
               f"ended {summary['ended']}")
@@ -113,6 +132,10 @@ def bench_games(games: int, max_steps: int, jobs: int) -> None:
     print(f"games: {played} in {seconds:.1f} s ({jobs} at once), {moves / seconds:.1f} moves/s, "
           f"{violations} invariant violations, {limits} time limits; 1,000 games at this rate "
           f"(at most {max_steps} moves each): {1000 * per_game / 60:.1f} min (target under 10)")
+    if later_seconds:
+        rate = later_moves / later_seconds
+        print(f"  without each process's first game (its start): {rate:.1f} moves/s, 1,000 "
+              f"games of {moves / played:.1f} moves: {1000 * moves / played / rate / 60:.1f} min")
 
 
 def main() -> None:
