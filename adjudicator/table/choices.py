@@ -107,19 +107,16 @@ def _player_name(names: list[str], value: Any, path: str) -> str:
     raise InputError(table_item(path, "no_such_player", list(names), name=value))
 
 
-def _cards_value(game: Catalog, value: Any, path: str, guess: Guess | None) -> str | list[str]:
-    """One card or a list of cards, as ids (the shape given is kept)."""
+def _cards_value(game: Catalog, value: Any, path: str, guess: Guess | None,
+                 unseen_ok: bool = False) -> str | list[str]:
+    """One card or a list of cards, as ids (the shape given is kept); with `unseen_ok` (the
+    choice `drawn`) a card drawn unseen is kept as "?"."""
+    def one(v: Any, at: str) -> str:
+        return v if unseen_ok and v == UNKNOWN_CARD else card_id(game, v, at, guess)
+
     if isinstance(value, list):
-        return [card_id(game, v, f"{path}/{i}", guess) for i, v in enumerate(value)]
-    return card_id(game, value, path, guess)
-
-
-def _drawn_value(game: Catalog, value: Any, path: str, guess: Guess | None) -> str | list[str]:
-    """The cards of `drawn` as ids, a card drawn unseen kept as "?"."""
-    items = value if isinstance(value, list) else [value]
-    out = [v if v == UNKNOWN_CARD else card_id(game, v, f"{path}/{i}" if isinstance(
-        value, list) else path, guess) for i, v in enumerate(items)]
-    return out if isinstance(value, list) else out[0]
+        return [one(v, f"{path}/{i}") for i, v in enumerate(value)]
+    return one(value, path)
 
 
 def canonical_choices(value: dict[str, Any]) -> dict[str, Any]:
@@ -161,7 +158,7 @@ def normalize_choices(value: dict[str, Any], game: Catalog, names: list[str], pa
         if key in CARD_KEYS:
             out[key] = choice_card(game, key, item, at, guess)
         elif key == "drawn":
-            out[key] = _drawn_value(game, item, at, guess)
+            out[key] = _cards_value(game, item, at, guess, unseen_ok=True)
         elif key in CARD_LIST_KEYS or key == "order":
             out[key] = _cards_value(game, item, at, guess)
         elif key in PLAYER_KEYS:
