@@ -357,3 +357,29 @@ def test_one_callers_tables_do_not_raise_the_count_to_wait_for() -> None:
     combiner = batch._Combiner()
     combiner.solve_all((GAMES[game] * 3)[:5], *game)
     assert combiner._expect == 1
+
+
+def test_a_pool_of_facts_is_shared_and_read_in_each_table_of_a_batch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # `seat_kind(first;second).` is two facts of the program (a pool): no table defines them, so
+    # they are shared, and a rule that joins them with a table's atoms holds in each table (read
+    # as an input of its own, the rule would find no `seat_kind` in any table of a batch)
+    game = ("fluxx", ())
+    extra: list[clingo.ast.AST] = []
+    clingo.ast.parse_string("seat_kind(first;second).\n"
+                            "seated_first(S) :- active(S), seat_kind(first).\n"
+                            "#show seated_first/1.", extra.append)
+    statements = (*solve.parse_private(*game), *extra)
+    monkeypatch.setattr(solve, "parse_private", lambda edition, expansions=(): list(statements))
+    monkeypatch.setattr(solve, "program", lambda path=None, *, edition=None, expansions=(): (
+        statements))
+    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    program = batch.tagged_program(*game)
+    assert ("seat_kind", 1) not in program.per_table
+    tables = GAMES[game][:3]
+    solutions = batch.solve_batch(tables, *game)
+    assert solutions is not None
+    for facts, solution in zip(tables, solutions, strict=True):
+        got = {str(s) for s in solution.symbols}
+        assert any(s.startswith("seated_first(") for s in got)
+        assert got == {str(s) for s in solve.solve(facts, edition=game[0]).symbols}

@@ -93,17 +93,17 @@ _AS_IS = {_T.Program, _T.Definition, _T.Comment}
 
 
 # ---- the program: rename apart per table --------------------------------------------------------
-def _signature(atom: A.AST) -> tuple[str, int] | None:
-    symbol = atom.symbol
-    if symbol.ast_type == _T.Function:
-        return (symbol.name, len(symbol.arguments))
-    return None
+def _alternatives(symbol: A.AST) -> list[A.AST]:
+    """The atoms a symbol stands for: each of a pool's (`kind(play;surprise).` is two facts),
+    else the symbol itself."""
+    return list(symbol.arguments) if symbol.ast_type == _T.Pool else [symbol]
 
 
 def _signatures(node: Any) -> set[tuple[str, int]]:
     found: list[A.AST] = []
     symbolic_atoms(node, found)
-    return {s for s in map(_signature, found) if s is not None}
+    return {(s.name, len(s.arguments)) for atom in found for s in _alternatives(atom.symbol)
+            if s.ast_type == _T.Function}
 
 
 def per_table_predicates(statements: Iterable[A.AST]) -> frozenset[tuple[str, int]]:
@@ -132,11 +132,18 @@ class _Rename(A.Transformer):
 
     def visit_SymbolicAtom(self, atom: A.AST) -> A.AST:
         symbol = atom.symbol
+        if symbol.ast_type == _T.Pool:
+            return atom.update(symbol=symbol.update(
+                arguments=[self._tagged(s) for s in symbol.arguments]))
+        tagged = self._tagged(symbol)
+        return atom if tagged is symbol else atom.update(symbol=tagged)
+
+    def _tagged(self, symbol: A.AST) -> A.AST:
         if symbol.ast_type == _T.Function and \
                 (symbol.name, len(symbol.arguments)) in self.per_table:
             table = A.Variable(symbol.location, _VAR)
-            return atom.update(symbol=symbol.update(arguments=[table, *symbol.arguments]))
-        return atom
+            return symbol.update(arguments=[table, *symbol.arguments])
+        return symbol
 
 
 def tag_program(statements: Sequence[A.AST],
