@@ -20,6 +20,7 @@ import random
 import statistics
 import time
 from dataclasses import replace
+from typing import Any
 
 from adjudicator.engine.speed import batch
 from adjudicator.referee.moves import play_response
@@ -71,10 +72,10 @@ def warm(state: TableState) -> None:
 _WARM: set[tuple[str, tuple[str, ...]]] = set()
 
 
-def may_play_a_card(ruling: dict) -> bool:
+def may_play_a_card(ruling: dict[str, Any]) -> bool:
     """Whether the ruling lets the active player play a card from the hand now: "what if I
-    play this?" is asked in the play phase (a table that owes a draw first answers every card
-    with "not yet", which costs a play program's grounding but rules no outcome)."""
+    play this?" is asked in the play phase (at a table with no plays left, every card answers
+    "not yet", which costs a play program's grounding but rules no outcome)."""
     return not ruling.get("winner") and any(
         m["play"].get("kind", "play") == "play" and m["play"].get("card")
         for m in ruling.get("legal_moves", []))

@@ -359,6 +359,7 @@ def test_one_callers_tables_do_not_raise_the_count_to_wait_for() -> None:
     assert combiner._expect == 1
 
 
+@pytest.mark.slow
 def test_a_pool_of_facts_is_shared_and_read_in_each_table_of_a_batch(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # `seat_kind(first;second).` is two facts of the program (a pool): no table defines them, so
