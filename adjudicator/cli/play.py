@@ -1,12 +1,14 @@
-"""`fluxx-adjudicator play FILE|- [CARD] [--kind KIND | --move JSON] [--json]`: the outcomes of
-a move.
+"""`fluxx-adjudicator play FILE|- [CARD ...] [--kind KIND | --move JSON] [--json]`: the outcomes
+of a move.
 
 The table state is read as JSON or YAML from a file or standard input, and the outcomes of the
 move are printed (docs/FORMATS.md, "Playing a card"), each with what it changed first:
 playing CARD, or a move of another `--kind` (draw, discard, end_turn, ...), or `--move` with a
 legal move's `play` object from a ruling (`fluxx-adjudicator rule FILE --json`). `--choices`
 takes the decisions as JSON (docs/PLAYS.md). `--state-out PATH` writes the state of outcome
-`--outcome N` (default 1), so that the game goes on from it, move by move.
+`--outcome N` (default 1), so that the game goes on from it, move by move. Several CARDs are
+played each on the same table, worked out together (POST /api/plays): each answer is printed
+under its card, or with `--json` the API's `{"ok": true, "answers": [...]}`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from ..messages import catalog, text
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="the outcomes of playing a card on a table state")
     p.add_argument("file", help="a file holding the table state (JSON or YAML), or - for stdin")
-    p.add_argument("card", nargs="?", help="the card to play (id, English or Chinese name)")
+    p.add_argument("card", nargs="*", help="the card to play (id, English or Chinese name); "
+                                            "several: each played on the same table")
     p.add_argument("--kind", help="the kind of move (default: play): draw, play, discard, "
                                   "end_turn, resolve, surprise, free_action, play_random, join")
     p.add_argument("--move", help="a legal move's play object as JSON (from a ruling)")
@@ -51,18 +54,33 @@ def _choices(text: str | None, path: str = "/play/choices") -> dict:
 
 def run_play(args: argparse.Namespace) -> int:
     from ..referee.moves import play_response
+    from ..referee.together import play_responses
     from ..table.reader import load_state_text, parse_state
     from .rule import read_input
 
     state = parse_state(load_state_text(read_input(args.file)))
-    play = {"kind": args.kind, "card": args.card, "player": args.player,
-            "choices": _choices(args.choices), "seed": args.seed}
+    cards = args.card or [None]
+    plays = [{"kind": args.kind, "card": card, "player": args.player,
+              "choices": _choices(args.choices), "seed": args.seed} for card in cards]
     if args.move:
+        if len(cards) > 1:
+            raise InputError(error("/play", "move_several_cards"))
         given = _choices(args.move, "/play")
-        play = {**given, "choices": {**(given.get("choices") or {}), **play["choices"]},
-                "seed": args.seed}
-    play = {k: v for k, v in play.items() if v not in (None, {})}
-    response = play_response(state, play)
+        plays = [{**given, "choices": {**(given.get("choices") or {}), **play["choices"]},
+                  "seed": args.seed} for play in plays]
+    plays = [{k: v for k, v in play.items() if v not in (None, {})} for play in plays]
+    if len(plays) > 1:
+        if args.state_out:
+            raise InputError(error("/state_out", "state_out_one_play"))
+        answers = play_responses(state, plays)
+        if args.json:
+            print(json.dumps({"ok": True, "answers": answers}, ensure_ascii=False, indent=2))
+        else:
+            print("\n\n".join(text("text_view", "play_header", args.lang, card=card) + "\n"
+                               + play_text(answer, args.lang)
+                               for card, answer in zip(cards, answers, strict=True)))
+        return 0 if all(a["legal"] for a in answers) else 1
+    response = play_response(state, plays[0])
     if args.json:
         print(json.dumps(response, ensure_ascii=False, indent=2))
     else:

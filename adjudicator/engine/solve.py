@@ -126,9 +126,11 @@ _WATCHDOG = _Watchdog()
 
 def solve_within(ctl: clingo.Control, started: float,
                  on_model: Callable[[clingo.Model], object],
-                 limit_s: float | None = None) -> None:
-    """Solves a grounded `ctl`, calling `on_model` per answer set, within the time left of the
-    limit counted from `started` (a `time.perf_counter()` value taken before grounding).
+                 limit_s: float | None = None,
+                 assumptions: Sequence[tuple[clingo.Symbol, bool]] = ()) -> None:
+    """Solves a grounded `ctl` (under `assumptions`), calling `on_model` per answer set, within
+    the time left of the limit counted from `started` (a `time.perf_counter()` value taken
+    before grounding).
 
     Grounding cannot be interrupted, so its time is checked once it ends (the reader's size caps
     keep it bounded); the search is interrupted at the deadline (within `_Watchdog.POLL_S`).
@@ -140,7 +142,7 @@ def solve_within(ctl: clingo.Control, started: float,
         raise TimeLimitError(limit)
     key = _WATCHDOG.watch(ctl, time.perf_counter() + remaining)
     try:
-        with ctl.solve(yield_=True) as handle:
+        with ctl.solve(assumptions=list(assumptions), yield_=True) as handle:
             for model in handle:
                 on_model(model)
             interrupted = handle.get().interrupted
@@ -224,12 +226,13 @@ def parsed(paths: Sequence[Path]) -> tuple[clingo.ast.AST, ...]:
         return _parse(tuple(str(p) for p in paths))
 
 
-def parse_private(edition: str | None = None,
-                  expansions: Iterable[str] = ()) -> list[clingo.ast.AST]:
-    """A fresh parse of a composition, neither cached nor shared with any other thread, for a
-    caller that rewrites the statements at length (batch.py) and must not hold the lock that
-    every request needs meanwhile: only the parse itself (tens of milliseconds) holds it."""
-    paths = tuple(str(p) for p in hub_files(edition, expansions))
+def parse_private(edition: str | None = None, expansions: Iterable[str] = (), *,
+                  play: bool = False) -> list[clingo.ast.AST]:
+    """A fresh parse of a composition (with `play`, of its play hubs: `hub_files`), neither
+    cached nor shared with any other thread, for a caller that rewrites the statements at
+    length (batch.py, plays.py) and must not hold the lock that every request needs meanwhile:
+    only the parse itself (tens of milliseconds) holds it."""
+    paths = tuple(str(p) for p in hub_files(edition, expansions, play=play))
     with _AST_LOCK:
         return list(_parse.__wrapped__(paths))
 

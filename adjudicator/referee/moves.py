@@ -58,7 +58,7 @@ from ..table.choices import (
 from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
 from ..table.schema import MOVE_KINDS, NUMBER_KEYS
 from ..table.state import PendingPlay, Player, TableState, Turn
-from . import draw_odds
+from . import draw_odds, rounds
 from .changes import changes
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for, rulings_for
@@ -202,8 +202,11 @@ def _rule(outcomes: list[Outcome], game: Catalog) -> None:
     """Rules the outcomes not yet ruled, together (ruling.rulings_for: one grounding for up to
     batch.MAX_BATCH tables costs about what two or three tables cost alone)."""
     unruled = [o for o in outcomes if o.ruling is None]
-    for outcome, ruling in zip(unruled, rulings_for([o.state for o in unruled], game),
-                               strict=True):
+    here = rounds.ROUND.get()
+    # within together.play_responses, the rulings its round has worked out (or Wait)
+    found = (rulings_for([o.state for o in unruled], game) if here is None
+             else here.rulings_of([o.state for o in unruled]))
+    for outcome, ruling in zip(unruled, found, strict=True):
         outcome.ruling = ruling
 
 
@@ -259,7 +262,17 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     """Up to `limit` answer sets (projected on the shown atoms, read as Terms: terms.py) and
     whether there were more.
     With `sample`, one answer set found by a randomized search seeded with it (the simulator's
-    random decisions). `game` = (edition, expansions) chooses the programs (_statements)."""
+    random decisions). `game` = (edition, expansions) chooses the programs (_statements).
+    Within together.play_responses, the answer sets its round has worked out (rounds.py)."""
+    here = rounds.ROUND.get()
+    if here is not None and sample is None and game == here.game:
+        return here.solution(facts, limit)
+    return solve_alone(facts, limit, game, sample)
+
+
+def solve_alone(facts: str, limit: int, game: tuple[str | None, tuple[str, ...]] = FULL,
+                sample: int | None = None) -> tuple[list[list[Term]], bool]:
+    """`_solve` in a grounding of its own."""
     options = [f"--models={limit + 1}", "--project=show", "--warn=none"]
     if sample is not None:
         options = ["--models=1", "--warn=none", f"--seed={sample}", "--rand-freq=1"]
@@ -770,7 +783,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         for (index,) in atoms.args("drawn_set", 1):  # the set drawn, each copy named
             picks["drawn"] = sets[index.number]
             odds = _times(odds, set_odds[index.number])
-        fingerprint = repr(new_state.to_json())
+        fingerprint = rounds.fingerprint(new_state)
         if fingerprint in seen:
             # two random results that leave the same table are one outcome: their odds add up
             same = seen[fingerprint]

@@ -13,6 +13,7 @@ seated), as the contract describes the input.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -754,10 +755,24 @@ def read_play_request(body: Any) -> tuple[TableState, dict[str, Any]]:
     """The state and the play of `{"state": ..., "play": {...}}` (POST /api/play), the body's
     shape checked as a whole: every error names its place under /state or /play. The play's
     meaning is `read_play`'s (play.play_response calls it)."""
+    state = _read_request(body, "PlayRequest", "play_request_object")
+    return state, body["play"]
+
+
+def read_plays_request(body: Any) -> tuple[TableState, list[dict[str, Any]]]:
+    """The state and the plays of `{"state": ..., "plays": [{...}, ...]}` (POST /api/plays),
+    checked as read_play_request checks one play: every error under /state or /plays/<i>."""
+    state = _read_request(body, "PlaysRequest", "plays_request_object")
+    return state, body["plays"]
+
+
+def _read_request(body: Any, schema_name: str, object_key: str) -> TableState:
+    """The state of a play request whose shape fits the schema `schema_name`, or InputError
+    with every problem of the body (`object_key`: the message for a body that is no object)."""
     r = _Reader()
-    found = schema.problems("PlayRequest", body, r.may_guess)
+    found = schema.problems(schema_name, body, r.may_guess)
     if not isinstance(body, dict) or "state" not in body:
-        raise InputError(table_item("/state", "play_request_object"))
+        raise InputError(table_item("/state", object_key))
     inside = [p for p in found if p.item.path == "/state" or p.item.path.startswith("/state/")]
     outside = [p.item for p in found if p not in inside and not _choice_key(p)]
     errors: list[ErrorItem] = []
@@ -772,7 +787,7 @@ def read_play_request(body: Any) -> tuple[TableState, dict[str, Any]]:
         # an unknown choice key alone is left to read_play's caller; beside other errors, say so
         raise InputError(errors + [p.item for p in found if p not in inside])
     assert state is not None
-    return state, body["play"]
+    return state
 
 
 def _under(problem: Problem, old: str, new: str) -> Problem:
@@ -781,12 +796,17 @@ def _under(problem: Problem, old: str, new: str) -> Problem:
                    problem.keyword, problem.blocking)
 
 
-def _choice_key(problem: Problem, at: str = "/play/choices/") -> bool:
-    """An unknown key of the play's own choices: read_play refuses it after the other checks,
-    so that the move's caller can add the keys that move asks for (UnknownChoiceKeys)."""
+_CHOICES_AT = re.compile(r"(?:/play|/plays/\d+)/choices/")
+
+
+def _choice_key(problem: Problem) -> bool:
+    """An unknown key of a play's own choices (/play/choices/<key>, /plays/<i>/choices/<key>):
+    read_play refuses it after the other checks, so that the move's caller can add the keys that
+    move asks for (UnknownChoiceKeys)."""
     path = problem.item.path
-    return problem.keyword == "additionalProperties" and path.startswith(at) and (
-        "/" not in path[len(at):])
+    at = _CHOICES_AT.match(path)
+    return problem.keyword == "additionalProperties" and at is not None and (
+        "/" not in path[at.end():])
 
 
 class UnknownChoiceKeys(InputError):

@@ -66,6 +66,7 @@ DIRECTIONS = ("clockwise", "counterclockwise")
 # bound: 1..MAX_GAMBLE is the reading, rules_asp/moves/phase_moves.lp's gamble_max).
 NUMBER_KEYS = ("n",)
 MAX_GAMBLE = 100
+MAX_PLAYS = 16  # plays of one table asked together (POST /api/plays)
 GAMBLING_RESULTS = ("kept", "discarded")  # Gambling's result the table saw (a chance key)
 CHOICE_KEYS = (CARD_KEYS + CARD_LIST_KEYS + PLAYER_KEYS + PLAYER_CARDS_KEYS + ("direction",)
                + NUMBER_KEYS + ("gambling",) + DRIVER_KEYS)
@@ -340,6 +341,17 @@ SCHEMAS: dict[str, Any] = {
         MESSAGES: {"type": "play_request_object",
                    "required": {"state": "play_request_object", "play": "play_missing"}},
     },
+    "PlaysRequest": {
+        "type": "object", "required": ["state", "plays"],
+        "properties": {"state": ref("TableState"),
+                       "plays": {"type": "array", "minItems": 1, "maxItems": MAX_PLAYS,
+                                 "items": ref("Play"),
+                                 "description": "plays of the same table, each answered as "
+                                                "POST /api/play answers it"}},
+        "additionalProperties": ref("Value"), "maxProperties": MAX_ITEMS,
+        MESSAGES: {"type": "plays_request_object",
+                   "required": {"state": "plays_request_object", "plays": "plays_missing"}},
+    },
 }
 
 # Fields of the table state the reader reads; any other top-level field is kept as given.
@@ -402,7 +414,8 @@ def problems(name: str, data: Any, guess: Guess | None = None) -> list[Problem]:
 # Where a body holds values of any shape (Value), by the schema's name: (the path of the object
 # that holds them, its properties with their own schemas).
 _FREE = {"TableState": [((), STATE_FIELDS)],
-         "PlayRequest": [((), ("state", "play")), (("state",), STATE_FIELDS)]}
+         "PlayRequest": [((), ("state", "play")), (("state",), STATE_FIELDS)],
+         "PlaysRequest": [((), ("state", "plays")), (("state",), STATE_FIELDS)]}
 
 
 def _depth(name: str, data: Any) -> list[Problem]:

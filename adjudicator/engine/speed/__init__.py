@@ -1,3 +1,4 @@
 """What makes a ruling fast without changing it: grounding only the rules and facts a table can
-use (relevance.py) and grounding concurrent rulings of one game together (batch.py). Each part can
-be switched off; the rulings stay the same (README.md says what each buys)."""
+use (relevance.py), grounding concurrent rulings of one game together (batch.py), and grounding
+the plays one caller asks for together (plays.py). Each part can be switched off; the rulings
+stay the same (README.md says what each buys)."""

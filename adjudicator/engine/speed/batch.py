@@ -201,10 +201,16 @@ def tagged_program(edition: str, expansions: Iterable[str] = ()) -> Program:
     statements = solving.parse_private(edition, key[1])
     per_table = per_table_predicates(statements)
     renamed = tuple(tag_program(statements, per_table))
-    shared = set().union(*(_signatures(s) for s in statements)) - per_table
-    names = frozenset({n for n, _ in per_table} - {n for n, _ in shared})
     with _PROGRAMS_LOCK:
-        return _PROGRAMS.setdefault(key, Program(renamed, per_table, names))
+        return _PROGRAMS.setdefault(key, Program(renamed, per_table,
+                                                 per_table_names(statements, per_table)))
+
+
+def per_table_names(statements: Sequence[A.AST],
+                    per_table: frozenset[tuple[str, int]]) -> frozenset[str]:
+    """The names that only per-table predicates bear (`split` cuts their atoms unread)."""
+    shared = set().union(*(_signatures(s) for s in statements)) - per_table
+    return frozenset({n for n, _ in per_table} - {n for n, _ in shared})
 
 
 _BUILDING: set[tuple[str, tuple[str, ...]]] = set()
@@ -251,6 +257,21 @@ def tag_facts(facts: str, table: int, shared: dict[str, None]) -> list[str]:
         else:
             out.append(f"{name}({table}).")
     return out
+
+
+def tagged_text(facts: Sequence[str]) -> str | None:
+    """The facts of several tables as one text, each table's tagged with its number (its
+    position in `facts`) and its `table(T)`, the shared ones once; None when a text holds
+    anything but facts (it cannot be renamed apart)."""
+    shared: dict[str, None] = {}
+    lines: list[str] = []
+    try:
+        for table, text in enumerate(facts):
+            lines += tag_facts(text, table, shared)
+            lines.append(f"{TABLE}({table}).")
+    except ValueError:
+        return None
+    return "\n".join([*shared, *lines])
 
 
 _TAGGED_ATOM = re.compile(r"(-?[a-z_][A-Za-z0-9_']*)\((\d+)(,|\))")
@@ -311,17 +332,12 @@ def solve_batch(facts: Sequence[str], edition: str, expansions: Iterable[str] = 
     (the catalog's, facts.catalog_text), added once. Raises solving.TimeLimitError like
     solving.solve, past `limit_s` seconds (default solving.time_limit())."""
     program = tagged_program(edition, expansions)
-    shared: dict[str, None] = {}
-    lines: list[str] = []
-    try:
-        for table, text in enumerate(facts):
-            lines += tag_facts(text, table, shared)
-            lines.append(f"{TABLE}({table}).")
-    except ValueError:
+    tagged = tagged_text(facts)
+    if tagged is None:
         return None
     # The common facts are a text of their own, the same object for every batch of the game:
     # indexed once (relevance.index_text) and parsed once (solving._fact_statements).
-    texts = ([common] if common else []) + ["\n".join([*shared, *lines])]
+    texts = ([common] if common else []) + [tagged]
     try:
         whole = solving.run(program.statements, texts, shown_handles=True,  # split reads handles
                             limit_s=limit_s)

@@ -140,6 +140,15 @@ SCHEMAS: dict[str, Any] = {
                        "errors": {"type": "array", "items": _ref("ErrorItem")},
                        "engine": {"type": "object"}},
     },
+    "PlaysAnswer": {
+        "type": "object", "required": ["ok", "answers"],
+        "description": "POST /api/plays: the answer to each play, in the order asked, each the "
+                       "one POST /api/play gives that play alone (its outcomes in an order of "
+                       "their own; where it has more outcomes than are listed, the listed ones "
+                       "may be others)",
+        "properties": {"ok": {"const": True},
+                       "answers": {"type": "array", "items": _ref("PlayAnswer")}},
+    },
     "PlayAnswer": {
         "type": "object",
         "description": "the outcomes of a play (docs/FORMATS.md, \"Playing a card\")",
@@ -300,6 +309,17 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "requestBody": _body(_ref("PlayRequest"),
                              {"state": EXAMPLE_STATE, "play": {"card": "Draw 2"}}),
         "responses": {"200": _json(_ref("PlayAnswer"), "legal or not, and the outcomes"),
+                      **_errors(400, 413, 415)},
+    },
+    ("post", "/api/plays"): {
+        "operationId": "plays", "summary": "The outcomes of several plays of one table",
+        "description": "Each play answered as POST /api/play answers it, worked out together "
+                       "(every card of a hand: \"what would each do?\"); a play refused as "
+                       "input refuses the request, its fields under /plays/<index>.",
+        "requestBody": _body(_ref("PlaysRequest"),
+                             {"state": EXAMPLE_STATE,
+                              "plays": [{"card": "Draw 2"}, {"kind": "draw"}]}),
+        "responses": {"200": _json(_ref("PlaysAnswer"), "each play's answer, in order"),
                       **_errors(400, 413, 415)},
     },
     ("get", "/api/faq"): {

@@ -1,0 +1,160 @@
+"""Several plays of one game in one grounding: the plays a caller asks for together (every card
+of a hand: referee.moves.play_responses) share clingo's fixed cost.
+
+A play's program (the rules program and the play program of its game: referee.moves) is
+renamed apart per play as batch.py renames the rules program per table, so that each play's
+atoms carry its number. Unlike a ruling, a play may have many answer sets (one per outcome or
+choice), and the answer sets of several plays in one program would combine, each play's with
+every other's. So every rule that can make a choice (a choice rule, a disjunction) and every
+integrity constraint also gets `solved_table(T)` in its body, an atom a choice rule leaves open
+for each play: the program is grounded once, then solved once per play under the assumptions
+that make `solved_table` true for that play alone. The other plays then make no choice and break
+no constraint, their atoms follow deterministically from their facts, and the answer sets of the
+play solved are, read apart (batch.split), exactly those of its program alone, though clingo may
+meet them in another order (tests/rules/test_plays_together.py compares them play by play).
+
+Nothing here decides a rule: the rules are rules_asp's, renamed apart per play.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import clingo
+import clingo.ast as A
+
+from ...memo import Memo
+from .. import solve as solving
+from ..terms import Term, handles
+from .batch import TABLE, per_table_names, per_table_predicates, split, tag_program, tagged_text
+
+SOLVED = "solved_table"  # solved_table(T): the play solved now (an assumption per solve)
+_T = A.ASTType
+
+
+def _chooses(rule: A.AST) -> bool:
+    """Whether the rule can make a choice or refuse an answer set: a choice or disjunctive head,
+    or an integrity constraint (a head that is a Boolean constant)."""
+    head = rule.head
+    if head.ast_type in (_T.Aggregate, _T.HeadAggregate, _T.Disjunction):
+        return True
+    return head.ast_type == _T.Literal and head.atom.ast_type == _T.BooleanConstant
+
+
+def _tagged(rule: A.AST) -> bool:
+    """Whether tag_program renamed the rule per play (its body ends with `table(T)`)."""
+    last = rule.body[-1] if rule.body else None
+    return (last is not None and last.ast_type == _T.Literal
+            and last.atom.ast_type == _T.SymbolicAtom
+            and last.atom.symbol.ast_type == _T.Function and last.atom.symbol.name == TABLE)
+
+
+def guarded_program(statements: Sequence[A.AST]) -> tuple[tuple[A.AST, ...],
+                                                          frozenset[tuple[str, int]]]:
+    """The renamed-apart program of `statements` with each per-play rule that chooses guarded by
+    `solved_table(T)`, and the rule that leaves that atom open for every play; with the
+    program's per-play predicates."""
+    per_table = per_table_predicates(statements)
+    if any(name == SOLVED for name, _ in per_table):
+        raise ValueError(f"the program has a predicate named {SOLVED}")
+    out: list[A.AST] = []
+    for s in tag_program(statements, per_table):
+        if s.ast_type == _T.Rule and _chooses(s) and _tagged(s):
+            table = s.body[-1].atom.symbol.arguments[0]
+            guard = A.Literal(s.location, A.Sign.NoSign, A.SymbolicAtom(
+                A.Function(s.location, SOLVED, [table], 0)))
+            s = s.update(body=[*s.body, guard])
+        out.append(s)
+    A.parse_string(f"{{ {SOLVED}(T) }} :- {TABLE}(T).",
+                   lambda s: out.append(s) if s.ast_type == _T.Rule else None)
+    return tuple(out), per_table
+
+
+@dataclass
+class Program:
+    statements: tuple[A.AST, ...]
+    per_table: frozenset[tuple[str, int]]
+    per_table_names: frozenset[str]  # names that no shared predicate bears (batch.split)
+    # the reading of each answer-set atom met so far, by clingo's handle (batch.split)
+    readings: Memo[int, tuple[int, Term]] = field(default_factory=lambda: Memo(1 << 16))
+
+
+class _Programs:
+    """The guarded program of each game (its rules and play programs), built once per process
+    in the background (the build walks every statement: far longer than a play): until it is
+    built, `get` answers None and the caller solves its plays one by one."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._built: dict[tuple[str | None, tuple[str, ...]], Program] = {}
+        self._building: set[tuple[str | None, tuple[str, ...]]] = set()
+
+    def get(self, game: tuple[str | None, tuple[str, ...]], *,
+            wait: bool = False) -> Program | None:
+        """The program of `game` = (edition, expansions), or None while it is being built;
+        with `wait`, built at once if need be."""
+        with self._lock:
+            found = self._built.get(game)
+            if found is not None or (game in self._building and not wait):
+                return found
+            self._building.add(game)
+        if not wait:
+            threading.Thread(target=self._build, args=(game,), name="fluxx-plays-program",
+                             daemon=True).start()
+            return None
+        self._build(game)
+        with self._lock:
+            return self._built.get(game)
+
+    def _build(self, game: tuple[str | None, tuple[str, ...]]) -> None:
+        try:
+            # private parses: the rewriting holds no lock that requests need meanwhile
+            edition, expansions = game
+            statements = (solving.parse_private(edition, expansions)
+                          + solving.parse_private(edition, expansions, play=True))
+            guarded, per_table = guarded_program(statements)
+            program = Program(guarded, per_table, per_table_names(statements, per_table))
+            with self._lock:
+                self._built.setdefault(game, program)
+        finally:
+            with self._lock:
+                self._building.discard(game)
+
+
+PROGRAMS = _Programs()
+
+
+def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
+                limit_s: float | None = None) -> list[tuple[list[list[Term]], bool]] | None:
+    """For each play's facts, up to its limit of answer sets (the shown atoms, read as Terms)
+    and whether there were more, all from one grounding; None when the facts cannot be renamed
+    apart (a line that is not a fact) or the search runs past `limit_s` (default: the engine's
+    time limit), and the caller solves each play alone."""
+    started = time.perf_counter()
+    tagged = tagged_text(facts)
+    if tagged is None:
+        return None
+    grounding = solving.plan(program.statements, [tagged], backwards=False)
+    ctl = clingo.Control(["--project=show", "--warn=none"])
+    solving.add_statements(ctl, grounding.statements, grounding.texts)
+    ctl.ground([("base", [])])
+    guards = [clingo.Function(SOLVED, [clingo.Number(n)]) for n in range(len(facts))]
+    out: list[tuple[list[list[Term]], bool]] = []
+    try:
+        for number, limit in enumerate(limits):
+            ctl.configuration.solve.models = str(limit + 1)  # type: ignore[union-attr]
+            models: list[list[Term]] = []
+            solving.solve_within(
+                ctl, started,
+                lambda model, n=number, found=models: found.append(
+                    split(handles(model.symbols(shown=True)), len(facts), program.per_table,
+                          program.per_table_names, program.readings)[n]),
+                limit_s,
+                assumptions=[(g, k == number) for k, g in enumerate(guards)])
+            out.append((models[:limit], len(models) > limit))
+    except solving.TimeLimitError:
+        return None
+    return out
