@@ -63,7 +63,7 @@ def warm(state: TableState) -> None:
     together (engine/speed/plays.py) with its analysis."""
     batch.tagged_program(state.edition, state.expansions)
     game = (state.edition, tuple(state.expansions))
-    plays.PROGRAMS.get(game, wait=True)  # the plays' program asked together (POST /api/plays)
+    plays.PROGRAMS.get(game)  # the plays' program asked together (POST /api/plays)
     if game not in _WARM:
         _WARM.add(game)
         others = [parse_state(deal(random.Random(-k), 3, state.edition,

@@ -39,10 +39,10 @@ sys.path.insert(0, str(ROOT))
 from adjudicator.cards.catalog import catalog_for  # noqa: E402
 from adjudicator.engine import solve, terms  # noqa: E402
 from adjudicator.engine.facts import catalog_text, table_facts  # noqa: E402
-from adjudicator.engine.speed import batch, relevance  # noqa: E402
+from adjudicator.engine.speed import batch, plays, relevance  # noqa: E402
 from adjudicator.errors import InputError  # noqa: E402
 from adjudicator.memo import Memo  # noqa: E402
-from adjudicator.referee import ruling  # noqa: E402
+from adjudicator.referee import render, ruling  # noqa: E402
 from adjudicator.referee.simulate import random_walk  # noqa: E402
 from adjudicator.table.reader import parse_state  # noqa: E402
 from adjudicator.table.state import TableState  # noqa: E402
@@ -139,8 +139,9 @@ def memos() -> list[Memo[Any, Any]]:
     """Every bounded memo of the engine and the ruling (memo.py's): fact lines parsed and read,
     symbols' texts, finding texts, the readings of batches' atoms."""
     found: list[Memo[Any, Any]] = [solve._FACT_LINES, relevance._LINE_FACTS, terms._TEXTS,
-                                   ruling._FINDING_TEXTS]
-    return found + [program.readings for program in batch._PROGRAMS.values()]
+                                   render._FINDING_TEXTS]
+    built = [*batch.TAGGED.built.values(), *plays.PROGRAMS.built.values()]
+    return found + [program.readings for program in built]
 
 
 @contextmanager

@@ -32,7 +32,7 @@ def play_responses(state: TableState, requests: Sequence[dict[str, Any]]) -> lis
     together. A play that is refused (InputError) raises for the whole call, its paths under
     /plays/<index> rather than /play."""
     game = (state.edition, tuple(state.expansions))
-    program = plays.PROGRAMS.get(game) if batch.batching() and len(requests) > 1 else None
+    program = plays.PROGRAMS.ready(game) if batch.batching() and len(requests) > 1 else None
     here = Round(game)
     token = ROUND.set(here) if program is not None else None
     answers: list[dict[str, Any] | None] = [None] * len(requests)
@@ -62,7 +62,7 @@ def play_responses(state: TableState, requests: Sequence[dict[str, Any]]) -> lis
     return done
 
 
-def _work_out(here: Round, program: plays.Program | None,
+def _work_out(here: Round, program: batch.Program | None,
               game: tuple[str | None, tuple[str, ...]]) -> None:
     """What the plays of the round asked for: their play programs' answer sets, together, and
     their outcomes' rulings, in batches."""
@@ -76,7 +76,7 @@ def _work_out(here: Round, program: plays.Program | None,
         here.rulings.update(zip(keys, rulings_for(list(states)), strict=True))
 
 
-def _solve(keys: list[tuple[str, int]], program: plays.Program | None,
+def _solve(keys: list[tuple[str, int]], program: batch.Program | None,
            game: tuple[str | None, tuple[str, ...]]) -> list[Solved]:
     """The answer sets of each play program's facts and limit: together where there are
     several, else (or where the grounding together runs past its share of the time limit)

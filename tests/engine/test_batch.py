@@ -220,7 +220,7 @@ def test_a_lone_ruling_is_not_batched() -> None:
 @pytest.mark.slow
 def test_a_program_not_yet_built_is_built_in_the_background(monkeypatch) -> None:
     game = ("fluxxnomic", ())
-    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    monkeypatch.setattr(batch.TAGGED, "built", {})
     tables = GAMES[game][:2]
     assert len(tables) == 2
     jobs = [batch._Job(facts, game) for facts in tables]
@@ -231,7 +231,7 @@ def test_a_program_not_yet_built_is_built_in_the_background(monkeypatch) -> None
     while not batch._ready(game):
         assert time.monotonic() < deadline, "the background build never finished"
         time.sleep(0.05)
-    assert game in batch._PROGRAMS
+    assert game in batch.TAGGED.built
 
 
 def test_the_next_batch_waits_for_the_callers_of_the_last(monkeypatch) -> None:
@@ -321,7 +321,7 @@ def test_a_constraint_applies_to_each_table_of_a_batch(monkeypatch: pytest.Monke
     monkeypatch.setattr(solve, "parse_private", lambda edition, expansions=(): list(statements))
     monkeypatch.setattr(solve, "program", lambda path=None, *, edition=None, expansions=(): (
         statements))
-    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    monkeypatch.setattr(batch.TAGGED, "built", {})
     batch.tagged_program(*game)
     tables = GAMES[game]
     refused = [t for t in tables if "\nactive(1)." in f"\n{t}"][:2]
@@ -374,7 +374,7 @@ def test_a_pool_of_facts_is_shared_and_read_in_each_table_of_a_batch(
     monkeypatch.setattr(solve, "parse_private", lambda edition, expansions=(): list(statements))
     monkeypatch.setattr(solve, "program", lambda path=None, *, edition=None, expansions=(): (
         statements))
-    monkeypatch.setattr(batch, "_PROGRAMS", {})
+    monkeypatch.setattr(batch.TAGGED, "built", {})
     program = batch.tagged_program(*game)
     assert ("seat_kind", 1) not in program.per_table
     tables = GAMES[game][:3]

@@ -64,7 +64,7 @@ def moves_of(state: TableState) -> list[dict[str, Any]]:
 
 def assert_alike(state: TableState, requests: list[dict[str, Any]],
                  monkeypatch: pytest.MonkeyPatch) -> None:
-    assert plays.PROGRAMS.get((state.edition, tuple(state.expansions)), wait=True) is not None
+    assert plays.PROGRAMS.get((state.edition, tuple(state.expansions))) is not None
     alone: list[Any] = []
     for request in requests:
         try:
@@ -100,7 +100,7 @@ TABLE = {"players": [{"name": "Ann", "hand": ["Taxation", "Jackpot", "Draw 2", "
 def test_every_card_of_a_hand_together_as_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     state = parse_state(TABLE)
     requests = [{"card": c} for c in state.player("Ann").hand or []]
-    plays.PROGRAMS.get(("fluxx", ()), wait=True)
+    plays.PROGRAMS.get(("fluxx", ()))
     alone = [comparable(play_response(state, r)) for r in requests]
     assert any(len(a["outcomes"]) > 1 for a in alone)  # Taxation: whom each player gives
     asked: list[int] = []
@@ -117,7 +117,7 @@ def test_plays_are_answered_one_by_one_until_their_program_is_built(
     state = parse_state(TABLE)
     requests = [{"card": "Jackpot"}, {"card": "Milk"}]
     alone = [comparable(play_response(state, r)) for r in requests]
-    monkeypatch.setattr(plays.PROGRAMS, "get", lambda game, wait=False: None)
+    monkeypatch.setattr(plays.PROGRAMS, "ready", lambda game: None)
     grounded: list[bool] = []  # whether a round was under way at each lone grounding
     lone = moves.solve_alone
     monkeypatch.setattr(moves, "solve_alone", lambda facts, *a, **k: (
@@ -131,7 +131,7 @@ def test_plays_whose_grounding_together_fails_are_answered_each_alone(
     state = parse_state(TABLE)
     requests = [{"card": "Jackpot"}, {"card": "Taxation"}]
     alone = [comparable(play_response(state, r)) for r in requests]
-    assert plays.PROGRAMS.get(("fluxx", ()), wait=True) is not None
+    assert plays.PROGRAMS.get(("fluxx", ())) is not None
     monkeypatch.setattr(plays, "solve_plays", lambda *a, **k: None)  # past its share of time
     assert [comparable(a) for a in play_responses(state, requests)] == alone
 
@@ -157,7 +157,7 @@ def test_a_refused_play_is_refused_at_its_place_and_the_round_ends() -> None:
 
 def test_a_grounding_of_plays_past_its_time_gives_way_to_each_play_alone() -> None:
     state = parse_state(TABLE)
-    program = plays.PROGRAMS.get(("fluxx", ()), wait=True)
+    program = plays.PROGRAMS.get(("fluxx", ()))
     assert program is not None
     facts = [moves.build_facts(state, {"kind": "play", "card": c, "player": "Ann"}, {}, None,
                                catalog_for("fluxx", ())) for c in ("jackpot", "milk")]
@@ -205,7 +205,7 @@ def test_simulated_tables_moves_together_as_alone(game: tuple[str, tuple[str, ..
 
 # ---- POST /api/plays and `fluxx-adjudicator play FILE CARD CARD ...` --------------------
 def test_the_api_answers_each_play_as_post_api_play_does(client) -> None:
-    plays.PROGRAMS.get(("fluxx", ()), wait=True)
+    plays.PROGRAMS.get(("fluxx", ()))
     asked = [{"card": "Taxation"}, {"card": "Jackpot"}, {"kind": "end_turn"}]
     answer = client.post("/api/plays", json={"state": TABLE, "plays": asked})
     assert answer.status_code == 200

@@ -30,9 +30,9 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import clingo
 import clingo.ast as A
@@ -184,26 +184,68 @@ class Program:
     readings: Memo[int, tuple[int, Term]] = field(default_factory=lambda: Memo(1 << 16))
 
 
-_PROGRAMS: dict[tuple[str, tuple[str, ...]], Program] = {}
-_PROGRAMS_LOCK = threading.Lock()
+Game = tuple[str | None, tuple[str, ...]]  # (edition, expansions in name order)
+P = TypeVar("P")
 
 
-def tagged_program(edition: str, expansions: Iterable[str] = ()) -> Program:
-    """The renamed-apart program of a game, built once per process. The build (a Python
-    walk over every statement, far longer than a ruling) works on a private parse
-    (solving.parse_private), so it holds no lock that
-    requests need meanwhile; two threads that build at once keep the first result."""
-    key = (edition, tuple(sorted(set(expansions))))
-    with _PROGRAMS_LOCK:
-        found = _PROGRAMS.get(key)
-    if found is not None:
-        return found
-    statements = solving.parse_private(edition, key[1])
+class Built(Generic[P]):
+    """What is built once per process for each game (a renamed-apart program): the build (a
+    Python walk over every statement, far longer than a ruling) works on private parses
+    (solving.parse_private), so it holds no lock that requests need meanwhile.
+
+    `get` builds at once where need be (two threads that build at once keep the first result);
+    `ready` answers what is built and otherwise builds it in the background, answering None
+    meanwhile: a server must not stall the requests that first need it (longer still under
+    load), which are answered one by one until it is built."""
+
+    def __init__(self, build: Callable[[Game], P], name: str) -> None:
+        self._build = build
+        self._name = name  # of the background thread
+        self._lock = threading.Lock()
+        self.built: dict[Game, P] = {}
+        self._building: set[Game] = set()
+
+    def get(self, game: Game) -> P:
+        with self._lock:
+            found = self.built.get(game)
+        if found is not None:
+            return found
+        made = self._build(game)
+        with self._lock:
+            return self.built.setdefault(game, made)
+
+    def ready(self, game: Game) -> P | None:
+        with self._lock:
+            found = self.built.get(game)
+            if found is not None or game in self._building:
+                return found
+            self._building.add(game)
+
+        def build() -> None:
+            try:
+                self.get(game)
+            finally:
+                with self._lock:
+                    self._building.discard(game)
+
+        threading.Thread(target=build, name=self._name, daemon=True).start()
+        return None
+
+
+def _build_tagged(game: Game) -> Program:
+    edition, expansions = game
+    statements = solving.parse_private(edition, expansions)
     per_table = per_table_predicates(statements)
-    renamed = tuple(tag_program(statements, per_table))
-    with _PROGRAMS_LOCK:
-        return _PROGRAMS.setdefault(key, Program(renamed, per_table,
-                                                 per_table_names(statements, per_table)))
+    return Program(tuple(tag_program(statements, per_table)), per_table,
+                   per_table_names(statements, per_table))
+
+
+TAGGED: Built[Program] = Built(_build_tagged, "fluxx-batch-program")
+
+
+def tagged_program(edition: str | None, expansions: Iterable[str] = ()) -> Program:
+    """The renamed-apart rules program of a game, built once per process (`Built.get`)."""
+    return TAGGED.get((edition, tuple(sorted(set(expansions)))))
 
 
 def per_table_names(statements: Sequence[A.AST],
@@ -213,29 +255,9 @@ def per_table_names(statements: Sequence[A.AST],
     return frozenset({n for n, _ in per_table} - {n for n, _ in shared})
 
 
-_BUILDING: set[tuple[str, tuple[str, ...]]] = set()
-
-
-def _ready(game: tuple[str, tuple[str, ...]]) -> bool:
-    """Whether the renamed program of `game` is built; if not, builds it in the background (it
-    takes far longer than a ruling, longer still under load: a server must not stall the
-    requests that first need it, which are ruled one by one meanwhile)."""
-    with _PROGRAMS_LOCK:
-        if game in _PROGRAMS:
-            return True
-        if game in _BUILDING:
-            return False
-        _BUILDING.add(game)
-
-    def build() -> None:
-        try:
-            tagged_program(*game)
-        finally:
-            with _PROGRAMS_LOCK:
-                _BUILDING.discard(game)
-
-    threading.Thread(target=build, name="fluxx-batch-program", daemon=True).start()
-    return False
+def _ready(game: Game) -> bool:
+    """Whether the renamed program of `game` is built; if not, builds it in the background."""
+    return TAGGED.ready(game) is not None
 
 
 # ---- facts and answer sets ----------------------------------------------------------------------

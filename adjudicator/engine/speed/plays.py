@@ -1,5 +1,5 @@
 """Several plays of one game in one grounding: the plays a caller asks for together (every card
-of a hand: referee.moves.play_responses) share clingo's fixed cost.
+of a hand: referee.together.play_responses) share clingo's fixed cost.
 
 A play's program (the rules program and the play program of its game: referee.moves) is
 renamed apart per play as batch.py renames the rules program per table, so that each play's
@@ -18,18 +18,25 @@ Nothing here decides a rule: the rules are rules_asp's, renamed apart per play.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import clingo
 import clingo.ast as A
 
-from ...memo import Memo
 from .. import solve as solving
 from ..terms import Term, handles
-from .batch import TABLE, per_table_names, per_table_predicates, split, tag_program, tagged_text
+from .batch import (
+    TABLE,
+    Built,
+    Game,
+    Program,
+    per_table_names,
+    per_table_predicates,
+    split,
+    tag_program,
+    tagged_text,
+)
 
 SOLVED = "solved_table"  # solved_table(T): the play solved now (an assumption per solve)
 _T = A.ASTType
@@ -73,58 +80,18 @@ def guarded_program(statements: Sequence[A.AST]) -> tuple[tuple[A.AST, ...],
     return tuple(out), per_table
 
 
-@dataclass
-class Program:
-    statements: tuple[A.AST, ...]
-    per_table: frozenset[tuple[str, int]]
-    per_table_names: frozenset[str]  # names that no shared predicate bears (batch.split)
-    # the reading of each answer-set atom met so far, by clingo's handle (batch.split)
-    readings: Memo[int, tuple[int, Term]] = field(default_factory=lambda: Memo(1 << 16))
+def _build_guarded(game: Game) -> Program:
+    """The guarded program of a game: its rules and play programs, renamed apart per play."""
+    edition, expansions = game
+    statements = (solving.parse_private(edition, expansions)
+                  + solving.parse_private(edition, expansions, play=True))
+    guarded, per_table = guarded_program(statements)
+    return Program(guarded, per_table, per_table_names(statements, per_table))
 
 
-class _Programs:
-    """The guarded program of each game (its rules and play programs), built once per process
-    in the background (the build walks every statement: far longer than a play): until it is
-    built, `get` answers None and the caller solves its plays one by one."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._built: dict[tuple[str | None, tuple[str, ...]], Program] = {}
-        self._building: set[tuple[str | None, tuple[str, ...]]] = set()
-
-    def get(self, game: tuple[str | None, tuple[str, ...]], *,
-            wait: bool = False) -> Program | None:
-        """The program of `game` = (edition, expansions), or None while it is being built;
-        with `wait`, built at once if need be."""
-        with self._lock:
-            found = self._built.get(game)
-            if found is not None or (game in self._building and not wait):
-                return found
-            self._building.add(game)
-        if not wait:
-            threading.Thread(target=self._build, args=(game,), name="fluxx-plays-program",
-                             daemon=True).start()
-            return None
-        self._build(game)
-        with self._lock:
-            return self._built.get(game)
-
-    def _build(self, game: tuple[str | None, tuple[str, ...]]) -> None:
-        try:
-            # private parses: the rewriting holds no lock that requests need meanwhile
-            edition, expansions = game
-            statements = (solving.parse_private(edition, expansions)
-                          + solving.parse_private(edition, expansions, play=True))
-            guarded, per_table = guarded_program(statements)
-            program = Program(guarded, per_table, per_table_names(statements, per_table))
-            with self._lock:
-                self._built.setdefault(game, program)
-        finally:
-            with self._lock:
-                self._building.discard(game)
-
-
-PROGRAMS = _Programs()
+# Built once per game (batch.Built): until then, `PROGRAMS.ready` answers None and the caller
+# solves its plays one by one.
+PROGRAMS: Built[Program] = Built(_build_guarded, "fluxx-plays-program")
 
 
 def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,

@@ -1,5 +1,5 @@
 """Blueprint play_api: `POST /api/play` (docs/FORMATS.md, "Playing a card") and
-`POST /api/plays` (several plays of one table, "Several plays at once").
+`POST /api/plays` (docs/FORMATS.md, "Several plays of one table").
 
 Request `{"state": {...}, "play": {"card": ..., "player": ..., "choices": {...}, "seed": 7}}`;
 the answer is `adjudicator.referee.moves.play_response`. `{"state": {...}, "plays": [...]}` is
