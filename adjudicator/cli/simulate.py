@@ -25,15 +25,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--jobs", type=int, default=1,
                    help="games played at once, each in its own process (default 1; about the "
                         "number of cores to use them all)")
+    s.add_argument("--group", type=int, default=None,
+                   help="games played in lockstep in one process, their calls into the engine "
+                        "worked out together (default 16; 1: each game on its own)")
     s.add_argument("--json", action="store_true", help="print every game's result as JSON")
     s.set_defaults(func=run_simulate)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from ..referee.simulate import simulate
+    from ..referee.simulate import GROUP, simulate
 
     if not 2 <= args.players <= 6:
         raise InputError(error("/players", "simulate_players"))
+    if args.group is not None and args.group < 1:
+        raise InputError(error("/group", "simulate_positive"))
     if args.games < 1 or args.max_steps < 1 or args.jobs < 1:
         raise InputError(error("/jobs" if args.jobs < 1 else "/games", "simulate_positive"))
     if args.edition not in EDITIONS:
@@ -45,7 +50,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise InputError(error("/expansions", "simulate_expansions", list(EXPANSIONS),
                                expansions=", ".join(EXPANSIONS), base=EXPANSION_BASE))
     summary = simulate(args.games, args.players, args.seed, args.max_steps,
-                       edition=args.edition, expansions=expansions, jobs=args.jobs)
+                       edition=args.edition, expansions=expansions, jobs=args.jobs,
+                       group=args.group or GROUP)
     if not args.json:
         summary = {k: v for k, v in summary.items() if k != "results"}
     print(json.dumps(summary, ensure_ascii=False, indent=2))

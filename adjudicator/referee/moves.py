@@ -203,7 +203,7 @@ def _rule(outcomes: list[Outcome], game: Catalog) -> None:
     batch.MAX_BATCH tables costs about what two or three tables cost alone)."""
     unruled = [o for o in outcomes if o.ruling is None]
     here = rounds.ROUND.get()
-    # within together.play_responses, the rulings its round has worked out (or Wait)
+    # in a round (together.py), worked out with what its other tasks ask
     found = (rulings_for([o.state for o in unruled], game) if here is None
              else here.rulings_of([o.state for o in unruled]))
     for outcome, ruling in zip(unruled, found, strict=True):
@@ -263,10 +263,10 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     whether there were more.
     With `sample`, one answer set found by a randomized search seeded with it (the simulator's
     random decisions). `game` = (edition, expansions) chooses the programs (_statements).
-    Within together.play_responses, the answer sets its round has worked out (rounds.py)."""
+    In a round (together.py), worked out with what its other tasks ask (rounds.py)."""
     here = rounds.ROUND.get()
-    if here is not None and sample is None and game == here.game:
-        return here.solution(facts, limit)
+    if here is not None and game == here.game:
+        return here.solution(facts, limit, sample)
     return solve_alone(facts, limit, game, sample)
 
 

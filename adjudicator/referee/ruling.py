@@ -19,6 +19,7 @@ from ..engine.speed import batch
 from ..engine.terms import read_atoms
 from ..messages import card_ref, catalog, terms, text
 from ..table.state import TableState
+from . import rounds
 from .render import Atom, Atoms, Context, args_of, cites_of, findings_of
 
 # Every kind rules_asp emits as legal_move/3 has a place here and a label below
@@ -32,6 +33,9 @@ MOVE_LABELS = {kind: (label["en"], label["zh"])
 
 def ruling_for(state: TableState, catalog: Catalog | None = None) -> dict[str, Any]:
     """The ruling for a validated table state."""
+    here = rounds.ROUND.get()
+    if here is not None and here.game == (state.edition, tuple(state.expansions)):
+        return here.rulings_of([state])[0]  # in a round, with what its other tasks ask
     game = catalog or catalog_for(state.edition, state.expansions)
     # concurrent rulings of one game are grounded together (batch.py)
     solution = batch.solve(table_facts(state, game), state.edition, state.expansions,

@@ -9,10 +9,12 @@ as POST /api/play does (a seeded run: shuffles and random picks are concrete, an
 search picks the player's decisions). The invariants (`invariant_violations`) are checked
 after every move: the copies of every card over all the zones are the deck's. A move or a
 ruling that hits the engine's time limit ends its game (`ended: "time_limit"`, the move and its
-table kept in the result); the other games of the batch go on. Games are independent: with
-`jobs` above 1 they are played in that many processes at once (each game the same as when played
-alone: a game depends on its seed only, unless a move hits the engine's time limit, which more
-processes than cores make likelier), which is how a batch uses the machine's cores.
+table kept in the result); the other games of the batch go on. Games of consecutive seeds are
+played in lockstep groups (`play_games`: each game's calls into the engine worked out with the
+others', together.run_together), and with `jobs` above 1 groups are played in that many
+processes at once, which is how a batch uses the machine's cores. A game depends on its seed and
+its group's seeds (a randomized search meets the group's plays in one grounding), unless a move
+hits the engine's time limit, which more processes than cores make likelier.
 """
 
 from __future__ import annotations
@@ -29,10 +31,12 @@ from typing import Any
 
 from ..cards.catalog import Catalog, catalog_for
 from ..engine.solve import TimeLimitError
+from ..engine.speed import batch, plays
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import Player, TableState, Turn
 from .moves import SUB_HANDS, legal_actions, try_play
 from .ruling import ruling_for
+from .together import run_together
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu")
 EXCLUDED_TYPES = ("basic_rules", "promo")
@@ -223,22 +227,55 @@ def play_game(seed: int, players: int = 3, max_steps: int = 200, check: bool = T
     return result
 
 
-def simulate(games: int, players: int = 3, seed: int = 0, max_steps: int = 200,
-             check: bool = True, edition: str = "fluxx",
-             expansions: Sequence[str] = (), jobs: int = 1) -> dict[str, Any]:
-    """Plays `games` games of `edition` with `expansions` (game i uses seed `seed + i`) and
-    sums them up; `jobs` processes play them at once (the results in the order of the seeds)."""
-    started = time.perf_counter()
+# Games played in lockstep in one process: their calls into the engine (each move's play
+# program, each table's ruling) are worked out together (together.run_together), which costs a
+# fraction of what the same calls cost one after the other (bench/play_bench.py).
+GROUP = 16
+
+
+def play_games(seeds: Sequence[int], players: int = 3, max_steps: int = 200, check: bool = True,
+               edition: str = "fluxx", expansions: Sequence[str] = ()) -> list[GameResult]:
+    """`play_game` for each seed, the games played together (one round, rounds.py): each game
+    runs as it runs alone, its calls into the engine worked out with the others'."""
     one = partial(play_game, players=players, max_steps=max_steps, check=check,
                   edition=edition, expansions=tuple(expansions))
-    seeds = [seed + i for i in range(games)]
-    jobs = max(1, min(jobs, games))
+    if len(seeds) < 2:
+        return [one(s) for s in seeds]
+    first = deal(random.Random(0), players, edition, expansions)
+    game = (first.edition, tuple(first.expansions))
+    # the renamed-apart programs, built now rather than in the background on first use
+    # (until then a round would not form)
+    batch.tagged_program(first.edition, first.expansions)
+    plays.PROGRAMS.get(game)
+    results = []
+    for ok, value in run_together(game, [partial(one, s) for s in seeds]):
+        if not ok:
+            raise value
+        results.append(value)
+    return results
+
+
+def simulate(games: int, players: int = 3, seed: int = 0, max_steps: int = 200,
+             check: bool = True, edition: str = "fluxx",
+             expansions: Sequence[str] = (), jobs: int = 1, group: int = GROUP) -> dict[str, Any]:
+    """Plays `games` games of `edition` with `expansions` (game i uses seed `seed + i`) and
+    sums them up. The games are played in lockstep in groups of `group` consecutive seeds
+    (`play_games`), and `jobs` processes play groups at once (the results in the order of the
+    seeds). A game depends on its seed and its group's seeds: a randomized search picks each
+    move's decisions in a grounding shared with the group's other moves (group 1: on its own)."""
+    started = time.perf_counter()
+    group = max(1, group)
+    groups = [list(range(seed + i, seed + min(i + group, games)))
+              for i in range(0, games, group)]
+    many = partial(play_games, players=players, max_steps=max_steps, check=check,
+                   edition=edition, expansions=tuple(expansions))
+    jobs = max(1, min(jobs, len(groups)))
     if jobs == 1:
-        results = [one(s) for s in seeds]
+        results = [r for g in groups for r in many(g)]
     else:
         # spawned, not forked: a fork copies the engine's locks and threads mid-use
         with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(one, seeds))
+            results = [r for rs in pool.map(many, groups) for r in rs]
     seconds = time.perf_counter() - started
     steps = sum(r.steps for r in results)
     wins: Counter[str] = Counter(r.winner for r in results if r.winner)
@@ -251,6 +288,7 @@ def simulate(games: int, players: int = 3, seed: int = 0, max_steps: int = 200,
         "average_steps": round(steps / games, 2) if games else 0,
         "moves": steps,
         "jobs": jobs,
+        "group": group,
         "seconds": round(seconds, 2),
         "moves_per_second": round(steps / seconds, 1) if seconds else None,
         "violations": [v for r in results for v in r.violations],

@@ -1,21 +1,22 @@
-"""Several plays of one table answered together (`play_responses`: "what would each of my cards
-do?"), each answer the one `moves.play_response` gives the play alone.
+"""Several plays, or several games, whose calls into the engine are worked out together.
 
-The plays are answered in rounds. In a round each unanswered play runs as it runs alone, until
-it needs what the engine has not worked out yet: the answer sets of its play program
-(moves._solve), or the rulings of its outcomes (moves._rule). It then records what it needs and
-stops (`Wait`). Between rounds, what the plays need is worked out together: their play programs
-in one grounding (engine/speed/plays.py), their outcomes' rulings in batches (ruling.rulings_for),
-and the next round runs them again, now to their next need or to their answer (rounds.py holds
-the round). A play's answer sets are those it has alone, so every answer is the lone one, but
-for the order of a play's outcomes: clingo's, for the program it grounds.
+`play_responses` answers several plays of one table ("what would each of my cards do?"), each
+with the answer `moves.play_response` gives it alone; `run_together` runs any tasks of one game
+so (the simulator's games: simulate.py). The tasks run in a round (rounds.py): each runs as it
+runs alone, and where it asks the engine for a play program's answer sets or for tables'
+rulings it waits until every task of the round waits or has ended. What they asked is then
+worked out together: the play programs in one grounding (engine/speed/plays.py), the rulings in
+batches (ruling.rulings_for). A play's answer sets are those it has alone, so every answer is
+the lone one, but for the order of a play's outcomes (clingo's, for the program it grounds)
+and, for a randomized search (the simulator's picks), which answer set it meets first.
 
 Nothing here decides a rule: it only changes when the engine is asked, never what.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from ..engine import solve
@@ -23,70 +24,72 @@ from ..engine.speed import batch, plays
 from ..errors import ErrorItem, InputError
 from ..table.state import TableState
 from . import moves
-from .rounds import ROUND, Round, Solved, Wait
-from .ruling import rulings_for
+from .rounds import PlayNeed, Round, Solved
+from .ruling import ruling_for, rulings_for
+
+Game = tuple[str | None, tuple[str, ...]]
 
 
 def play_responses(state: TableState, requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The answers of `moves.play_response` to each play of `requests` on `state`, worked out
-    together. A play that is refused (InputError) raises for the whole call, its paths under
-    /plays/<index> rather than /play."""
+    together. A play that is refused (InputError) or that hits the engine's time limit raises
+    for the whole call, its paths under /plays/<index> rather than /play."""
     game = (state.edition, tuple(state.expansions))
-    program = plays.PROGRAMS.ready(game) if batch.batching() and len(requests) > 1 else None
-    here = Round(game)
-    token = ROUND.set(here) if program is not None else None
-    answers: list[dict[str, Any] | None] = [None] * len(requests)
+    ended = run_together(game, [partial(moves.play_response, state, r) for r in requests])
+    for index, (_, value) in enumerate(ended):
+        if isinstance(value, solve.TimeLimitError):
+            raise solve.TimeLimitError(value.limit_s, f"/plays/{index}") from None
+        if isinstance(value, InputError):
+            raise _under(value, index) from None
+        if isinstance(value, BaseException):
+            raise value
+    return [value for _, value in ended]
+
+
+def run_together(game: Game, tasks: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
+    """Runs the tasks of `game` in one round, or one after the other where there is one task,
+    batching is off or the plays' program is not built yet (it is built in the background on
+    first use); for each, (True, what it returned) or (False, the exception it raised)."""
+    program = plays.PROGRAMS.ready(game) if batch.batching() and len(tasks) > 1 else None
+    if program is None:
+        return [_ended(task) for task in tasks]
+    return Round(game, partial(_work_out, program, game)).run(tasks)
+
+
+def _ended(task: Callable[[], Any]) -> tuple[bool, Any]:
     try:
-        while True:
-            for index, request in enumerate(requests):
-                if answers[index] is None:
-                    try:
-                        answers[index] = moves.play_response(state, request)
-                    except Wait:
-                        pass
-                    except solve.TimeLimitError as err:
-                        raise solve.TimeLimitError(err.limit_s, f"/plays/{index}") from None
-                    except InputError as err:
-                        raise _under(err, index) from None
-            if not here.asked and not here.asked_rulings:
-                break
-            try:
-                _work_out(here, program, game)
-            except solve.TimeLimitError as err:  # no single play's: said of them all
-                raise solve.TimeLimitError(err.limit_s, "/plays") from None
-    finally:
-        if token is not None:
-            ROUND.reset(token)
-    done = [a for a in answers if a is not None]
-    assert len(done) == len(requests)  # every play was answered (the loop ends only then)
-    return done
+        return True, task()
+    except Exception as err:  # noqa: BLE001 - handed to the caller, as raised
+        return False, err
 
 
-def _work_out(here: Round, program: batch.Program | None,
-              game: tuple[str | None, tuple[str, ...]]) -> None:
-    """What the plays of the round asked for: their play programs' answer sets, together, and
-    their outcomes' rulings, in batches."""
-    if here.asked:
-        keys = list(here.asked)
-        here.asked.clear()
-        here.solved.update(zip(keys, _solve(keys, program, game), strict=True))
-    if here.asked_rulings:
-        keys, states = zip(*here.asked_rulings.items(), strict=True)
-        here.asked_rulings.clear()
-        here.rulings.update(zip(keys, rulings_for(list(states)), strict=True))
+def _work_out(program: batch.Program, game: Game, needs: list[PlayNeed],
+              tables: list[TableState]) -> tuple[list[Solved | BaseException],
+                                                 list[dict[str, Any] | BaseException]]:
+    """What the tasks of a round asked for: the play programs' answer sets, together, and the
+    tables' rulings, in batches; where the work together hits the time limit, each alone (an
+    exception in place of the answer that still hits it)."""
+    solved: list[Solved | BaseException] = []
+    if needs:
+        found = plays.solve_plays([f for f, _, _ in needs], [n for _, n, _ in needs], program,
+                                  limit_s=solve.time_limit() * batch.SLOT_SHARE,
+                                  samples=[s for _, _, s in needs]) if len(needs) > 1 else None
+        solved = list(found) if found is not None else [
+            _alone(partial(moves.solve_alone, f, n, game, s)) for f, n, s in needs]
+    rulings: list[dict[str, Any] | BaseException] = []
+    if tables:
+        try:
+            rulings = list(rulings_for(tables))
+        except solve.TimeLimitError:  # one table's: each alone, the others ruled
+            rulings = [_alone(partial(ruling_for, t)) for t in tables]
+    return solved, rulings
 
 
-def _solve(keys: list[tuple[str, int]], program: batch.Program | None,
-           game: tuple[str | None, tuple[str, ...]]) -> list[Solved]:
-    """The answer sets of each play program's facts and limit: together where there are
-    several, else (or where the grounding together runs past its share of the time limit)
-    each alone, as moves._solve solves it."""
-    if program is not None and len(keys) > 1:
-        found = plays.solve_plays([f for f, _ in keys], [n for _, n in keys], program,
-                                  limit_s=solve.time_limit() * batch.SLOT_SHARE)
-        if found is not None:
-            return found
-    return [moves.solve_alone(facts, limit, game) for facts, limit in keys]
+def _alone(work: Callable[[], Any]) -> Any:
+    try:
+        return work()
+    except solve.TimeLimitError as err:
+        return err
 
 
 def _under(err: InputError, index: int) -> InputError:

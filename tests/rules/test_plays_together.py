@@ -135,13 +135,17 @@ def test_plays_whose_grounding_together_fails_are_answered_each_alone(
     monkeypatch.setattr(plays, "solve_plays", lambda *a, **k: None)  # past its share of time
     assert [comparable(a) for a in play_responses(state, requests)] == alone
 
-    def too_slow(*args: Any, **kwargs: Any) -> Any:
-        raise solve.TimeLimitError(10.0)
+    lone = moves.solve_alone
 
-    monkeypatch.setattr(moves, "solve_alone", too_slow)
+    def too_slow_for_taxation(facts: str, *args: Any, **kwargs: Any) -> Any:
+        if "do_play(0,taxation)." in facts:
+            raise solve.TimeLimitError(10.0)
+        return lone(facts, *args, **kwargs)
+
+    monkeypatch.setattr(moves, "solve_alone", too_slow_for_taxation)
     with pytest.raises(solve.TimeLimitError) as late:
         play_responses(state, requests)
-    assert [i.path for i in late.value.items] == ["/plays"]
+    assert [i.path for i in late.value.items] == ["/plays/1"]  # the play that hit the limit
     assert rounds.ROUND.get() is None
 
 

@@ -18,6 +18,7 @@ import pytest
 from adjudicator.cards.catalog import catalog_for
 from adjudicator.cli import main
 from adjudicator.engine.solve import TimeLimitError
+from adjudicator.engine.speed import plays
 from adjudicator.referee import simulate as simulate_module
 from adjudicator.referee.ruling import ruling_for
 from adjudicator.referee.simulate import (
@@ -100,9 +101,10 @@ def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.slow
 def test_games_played_at_once_are_the_games_played_alone() -> None:
-    """Two processes play the same games as one: each game depends on its seed only."""
-    alone = simulate(3, players=2, seed=11, max_steps=6, edition="math")
-    together = simulate(3, players=2, seed=11, max_steps=6, edition="math", jobs=2)
+    """Two processes play the same games as one: each game depends on its seed and its group's
+    seeds only."""
+    alone = simulate(3, players=2, seed=11, max_steps=6, edition="math", group=2)
+    together = simulate(3, players=2, seed=11, max_steps=6, edition="math", jobs=2, group=2)
     assert together["jobs"] == 2 and alone["jobs"] == 1
 
     def kept(summary: dict[str, Any]) -> list[dict[str, Any]]:
@@ -111,6 +113,30 @@ def test_games_played_at_once_are_the_games_played_alone() -> None:
     assert kept(together) == kept(alone)
     assert [r["seed"] for r in together["results"]] == [11, 12, 13]
     assert sum(r["steps"] for r in together["results"]) > 3
+
+
+def test_games_in_a_group_are_played_together_and_replay_alike(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group's moves are grounded together (plays.solve_plays over several games' plays, the
+    rulings in batches), and the same seeds give the same games again; a group of one is the
+    game played alone."""
+    grounded: list[int] = []
+    together_ = plays.solve_plays
+    monkeypatch.setattr(plays, "solve_plays", lambda facts, *a, **k: (
+        grounded.append(len(facts)), together_(facts, *a, **k))[1])
+    first = simulate(3, players=2, seed=40, max_steps=4, group=3)
+    assert grounded and max(grounded) == 3  # the three games' plays in one grounding
+    again = simulate(3, players=2, seed=40, max_steps=4, group=3)
+
+    def kept(summary: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in summary["results"]]
+
+    assert kept(first) == kept(again) and first["violations"] == []
+    grounded.clear()
+    single = simulate(1, players=2, seed=41, max_steps=4, group=1)
+    assert grounded == []  # alone: no round
+    assert kept(single) == [{k: v for k, v in play_game(41, players=2, max_steps=4).to_json()
+                             .items() if k != "seconds"}]
 
 
 def test_the_invariants_count_copies() -> None:
@@ -159,21 +185,24 @@ def test_a_short_game_keeps_every_copy(edition: str) -> None:
     assert result.edition == edition
 
 
-def test_a_move_over_the_time_limit_ends_its_game_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The move that hit the engine's time limit is reported with its table; the batch goes on."""
-    calls = {"n": 0}
+@pytest.mark.parametrize("group", [1, 2])
+def test_a_move_over_the_time_limit_ends_its_game_only(monkeypatch: pytest.MonkeyPatch,
+                                                       group: int) -> None:
+    """The move that hit the engine's time limit is reported with its table; the batch goes on,
+    the other game of its group too."""
+    second_deal = deal(random.Random(6), 2).to_json()  # the table of the second game's first move
     real = simulate_module.try_play
 
     def slow_second_game(state: Any, action: Any, *args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 4:  # the first move of the second game
+        if state.to_json() == second_deal:
             raise TimeLimitError(10.0)
         return real(state, action, *args, **kwargs)
 
     monkeypatch.setattr(simulate_module, "try_play", slow_second_game)
-    summary = simulate(2, players=2, seed=5, max_steps=3)
+    summary = simulate(2, players=2, seed=5, max_steps=3, group=group)
     first, second = summary["results"]
     assert first["ended"] in ("win", "step_cap") and first["time_limit"] is None
+    assert first["steps"] == 3 or first["ended"] == "win"
     assert second["ended"] == "time_limit"
     hit = summary["time_limits"]
     assert len(hit) == 1 and hit[0]["seed"] == 6 and hit[0]["action"]["kind"]

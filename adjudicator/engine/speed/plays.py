@@ -95,11 +95,14 @@ PROGRAMS: Built[Program] = Built(_build_guarded, "fluxx-plays-program")
 
 
 def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
-                limit_s: float | None = None) -> list[tuple[list[list[Term]], bool]] | None:
+                limit_s: float | None = None, samples: Sequence[int | None] | None = None
+                ) -> list[tuple[list[list[Term]], bool]] | None:
     """For each play's facts, up to its limit of answer sets (the shown atoms, read as Terms)
     and whether there were more, all from one grounding; None when the facts cannot be renamed
     apart (a line that is not a fact) or the search runs past `limit_s` (default: the engine's
-    time limit), and the caller solves each play alone."""
+    time limit), and the caller solves each play alone. A play with a sample seed (`samples`)
+    gets one answer set found by a randomized search seeded with it, as moves.solve_alone
+    finds one (the search runs in this grounding, so it may meet another answer set than alone)."""
     started = time.perf_counter()
     tagged = tagged_text(facts)
     if tagged is None:
@@ -112,7 +115,11 @@ def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
     out: list[tuple[list[list[Term]], bool]] = []
     try:
         for number, limit in enumerate(limits):
-            ctl.configuration.solve.models = str(limit + 1)  # type: ignore[union-attr]
+            sample = samples[number] if samples else None
+            _searching(ctl, sample)
+            # a sample: one answer set, and `more` is not asked (moves.apply_action)
+            ctl.configuration.solve.models = str(1 if sample is not None  # type: ignore[union-attr]
+                                                 else limit + 1)
             models: list[list[Term]] = []
             solving.solve_within(
                 ctl, started,
@@ -125,3 +132,11 @@ def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
     except solving.TimeLimitError:
         return None
     return out
+
+
+def _searching(ctl: clingo.Control, sample: int | None) -> None:
+    """Sets the search of the next solve: randomized with the sample's seed (clingo's
+    `--seed=S --rand-freq=1`, as moves.solve_alone samples), or clingo's default."""
+    solver = ctl.configuration.solver
+    solver.seed = str(sample if sample is not None else 1)  # type: ignore[union-attr]
+    solver.rand_freq = "1" if sample is not None else "0"  # type: ignore[union-attr]
