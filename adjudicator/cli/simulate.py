@@ -23,8 +23,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"comma-separated expansions shuffled in ({', '.join(EXPANSIONS)}; "
                         f"{EXPANSION_BASE} only)")
     s.add_argument("--jobs", type=int, default=1,
-                   help="games played at once, each in its own process (default 1; about the "
-                        "number of cores to use them all)")
+                   help="groups of games played at once, each in its own process (default 1; "
+                        "about the number of cores to use them all)")
     s.add_argument("--group", type=int, default=None,
                    help="games played in lockstep in one process, their calls into the engine "
                         "worked out together (default 16; 1: each game on its own)")
