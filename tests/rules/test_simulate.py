@@ -25,6 +25,7 @@ from adjudicator.referee.simulate import (
     card_places,
     deal,
     deck,
+    group_size,
     invariant_violations,
     play_game,
     simulate,
@@ -101,18 +102,29 @@ def test_cli_simulate(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.slow
 def test_games_played_at_once_are_the_games_played_alone() -> None:
-    """Two processes play the same games as one: each game depends on its seed and its group's
-    seeds only."""
-    alone = simulate(3, players=2, seed=11, max_steps=6, edition="math", group=2)
-    together = simulate(3, players=2, seed=11, max_steps=6, edition="math", jobs=2, group=2)
+    """Two processes play the same games as one with the group size they played: each game
+    depends on its seed and its group's seeds only."""
+    together = simulate(6, players=2, seed=11, max_steps=6, edition="math", jobs=2, group=4)
+    assert together["group"] == 3  # two groups of 3, one per process, not 4 and then 2
+    alone = simulate(6, players=2, seed=11, max_steps=6, edition="math", group=3)
     assert together["jobs"] == 2 and alone["jobs"] == 1
 
     def kept(summary: dict[str, Any]) -> list[dict[str, Any]]:
         return [{k: v for k, v in r.items() if k != "seconds"} for r in summary["results"]]
 
     assert kept(together) == kept(alone)
-    assert [r["seed"] for r in together["results"]] == [11, 12, 13]
+    assert [r["seed"] for r in together["results"]] == [11, 12, 13, 14, 15, 16]
     assert sum(r["steps"] for r in together["results"]) > 3
+
+
+@pytest.mark.parametrize(("games", "group", "jobs", "size"), [
+    (166, 16, 2, 14),  # 12 groups, 6 a process, rather than 11 (6 and 5)
+    (32, 16, 2, 16), (6, 4, 2, 3), (5, 16, 1, 16), (1, 16, 2, 1), (7, 1, 2, 1), (0, 16, 2, 16)])
+def test_groups_share_the_processes_evenly(games: int, group: int, jobs: int,
+                                           size: int) -> None:
+    assert group_size(games, group, jobs) == size
+    count = -(-games // size) if games else 0
+    assert size <= group and (jobs == 1 or count % jobs == 0 or count < jobs or size == 1)
 
 
 def test_games_in_a_group_are_played_together_and_replay_alike(

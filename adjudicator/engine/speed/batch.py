@@ -42,7 +42,9 @@ from .. import solve as solving  # as `solving`: this module's own `solve` is th
 from ..terms import Term, handle, parse, symbol_text
 from .relevance import symbolic_atoms
 
-MAX_BATCH = 16
+# Tables at most in one grounding: a move's outcomes (a 21-card hand's 21 discards) fit in one;
+# a server's batches rarely reach it (2 workers, 32 clients: about 16 each).
+MAX_BATCH = 32
 # Groundings at once per process. 1: with 2, a second caller starts grounding the few tables
 # that came in meanwhile, so batches shrink and each table costs more (bench/HISTORY.md).
 MAX_RUNNING = 1
