@@ -19,6 +19,7 @@ hits the engine's time limit, which more processes than cores make likelier.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -263,9 +264,8 @@ def group_size(games: int, group: int, jobs: int) -> int:
     group = max(1, group)
     if jobs <= 1 or games <= 0:
         return group
-    count = -(-games // group)
-    count = -(-count // jobs) * jobs
-    return max(1, -(-games // count))
+    count = math.ceil(math.ceil(games / group) / jobs) * jobs
+    return math.ceil(games / count)
 
 
 def simulate(games: int, players: int = 3, seed: int = 0, max_steps: int = 200,
