@@ -62,16 +62,20 @@ def warm(state: TableState) -> None:
     move's outcomes together (batch.py builds it in the background on first use) and the
     analyses of it and of the play program (a play and two outcomes ruled together on other
     tables of the game: about three seconds, once per process), and the program of plays asked
-    together (engine/speed/plays.py) with its analysis."""
+    together (engine/speed/plays.py) with its analysis, and the narrow program of plays of
+    one table that differ in their card alone."""
     batch.tagged_program(state.edition, state.expansions)
     game = (state.edition, tuple(state.expansions))
     plays.PROGRAMS.get(game)  # the plays' program asked together (POST /api/plays)
+    plays.NARROW.get((game, frozenset({("do_play", 2)})))  # those plays of one table
     if game not in _WARM:
         _WARM.add(game)
         others = [parse_state(deal(random.Random(-k), 3, state.edition,
                                    state.expansions).to_json()) for k in (1, 2)]
         play_response(others[0], {"kind": "draw"})
         play_responses(others[1], [{"kind": "draw"}, {"kind": "end_turn"}])
+        hand = others[1].player(others[1].active).hand or []
+        play_responses(others[1], [{"card": c} for c in hand])  # the narrow program's analysis
         rulings_for(others)
 
 

@@ -5,8 +5,10 @@ simulated games of every edition, each listed and each held move, and every card
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
+import clingo.ast
 import pytest
 
 from adjudicator.cards.catalog import catalog_for
@@ -77,6 +79,7 @@ def assert_alike(state: TableState, requests: list[dict[str, Any]],
         requests = [r for r, a in zip(requests, alone, strict=True)
                     if not isinstance(a, InputError)]
         alone = [a for a in alone if not isinstance(a, InputError)]
+    _narrow_built(monkeypatch)  # plays that differ in few predicates: a narrow program
     grounded: list[int] = []
     together_ = plays.solve_plays
     monkeypatch.setattr(plays, "solve_plays", lambda facts, *a, **k: (
@@ -173,6 +176,71 @@ def test_a_grounding_of_plays_past_its_time_gives_way_to_each_play_alone() -> No
 
     assert [atoms(s) for s in found] == [atoms(moves.solve_alone(f, 4, ("fluxx", ())))
                                          for f in facts]
+
+
+def _narrow_built(monkeypatch: pytest.MonkeyPatch) -> list[frozenset[tuple[str, int]]]:
+    """Narrow programs built at once when asked (a server builds them in the background), and
+    the predicates in which the plays differed, for each grounding of plays that used one."""
+    monkeypatch.setattr(plays.NARROW, "ready", plays.NARROW.get)
+    used: list[frozenset[tuple[str, int]]] = []
+    program_for = plays.program_for
+
+    def spy(game: Any, facts: Any) -> Any:
+        found = program_for(game, facts)
+        if found is not None:
+            used.append(frozenset(plays.differing(facts)[0]))  # type: ignore[index]
+        return found
+
+    monkeypatch.setattr(plays, "program_for", spy)
+    return used
+
+
+def test_plays_of_one_table_ground_its_rules_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = parse_state(TABLE)
+    requests = [{"card": c} for c in state.player("Ann").hand or []]
+    plays.PROGRAMS.get(("fluxx", ()))
+    alone = [comparable(play_response(state, r)) for r in requests]
+    used = _narrow_built(monkeypatch)
+    assert [comparable(a) for a in play_responses(state, requests)] == alone
+    assert used and used[0] == {("do_play", 2)}  # the plays differ in their do_play/2 alone
+    program = plays.NARROW.get((("fluxx", ()), used[0]))
+    # renamed apart per play: what the move derives; the table's rules are not (grounded once)
+    assert {("do_play", 2), ("next_in_hand", 3), ("finding", 3)} <= program.per_table
+    assert not {("in_hand", 2), ("draws_due", 1), ("may_play", 0), ("seat", 1)} & program.per_table
+
+
+def test_a_narrow_program_renames_what_the_differing_facts_reach() -> None:
+    statements = (solve.program(edition="fluxx") + solve.play_program("fluxx", ()))
+    assert ("in_hand", 2) in plays.per_play_predicates(statements, frozenset({("revealed", 2)}))
+    # the condition of a choice's elements is read, not derived: `1 = { goal_out(G): goal(G) }`
+    per_play = plays.per_play_predicates(statements, frozenset({("do_play", 2)}))
+    assert ("goal_out", 1) in per_play and ("goal", 1) not in per_play
+    facts = ["seat(0).\nseat(1).\ndo_play(0,milk).\n", "seat(0).\nseat(1).\ndo_play(0,time).\n"]
+    assert plays.differing(facts) == (frozenset({("do_play", 2)}),
+                                      {"seat(0).", "seat(1).", ""})
+    assert plays.narrow_text(facts, {"seat(0).", "seat(1).", ""}, per_play).split("\n") == [
+        "seat(0).", "seat(1).", "do_play(0,0,milk).", "table(0).", "do_play(1,0,time).",
+        "table(1)."]
+    program: list[Any] = []
+    clingo.ast.parse_string("q(X) :- p(X). r(X, Y) :- q(X, Y). s :- r(1, 2).", program.append)
+    # q/1 renamed is q/2, so q/2 (and what it derives) is renamed too
+    assert plays.per_play_predicates(program, frozenset({("p", 1)})) == {
+        ("p", 1), ("q", 1), ("q", 2), ("r", 2), ("s", 0)}
+    many = [f"p{k}(1).\n" for k in range(plays.NARROW_INPUTS + 1)]
+    assert plays.differing(many) is None  # plays of different tables: the game's program
+
+
+def test_narrow_programs_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = batch.Built(lambda key: key, "test-built", most=2)
+    monkeypatch.setattr(built, "get", lambda key: built.built.setdefault(key, key))
+    for key in ("a", "b", "c"):
+        built.ready(key)
+    for _ in range(100):
+        if len(built.built) == 2:
+            break
+        time.sleep(0.01)
+    assert built.ready("a") == "a" and built.ready("b") == "b"
+    assert built.ready("c") is None and "c" not in built.built  # past the bound: never built
 
 
 def test_the_guard_names_no_predicate_of_a_program() -> None:

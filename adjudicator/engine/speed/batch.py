@@ -30,7 +30,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -115,15 +115,22 @@ def per_table_predicates(statements: Iterable[A.AST]) -> frozenset[tuple[str, in
              if s.ast_type == _T.Rule]
     defined = set().union(*(heads for heads, _ in rules))
     used = set().union(*(body for _, body in rules))
-    per_table = (used - defined) - SHARED_INPUTS
+    return derived_from(rules, (used - defined) - SHARED_INPUTS)
+
+
+def derived_from(rules: Sequence[tuple[set[tuple[str, int]], set[tuple[str, int]]]],
+                 start: Iterable[tuple[str, int]]) -> frozenset[tuple[str, int]]:
+    """`start` and every predicate derived from it: the heads of each rule (what it derives,
+    what it reads) that reads one, and so on."""
+    found = set(start)
     changed = True
     while changed:
         changed = False
-        for heads, body in rules:
-            if body & per_table and not heads <= per_table:
-                per_table |= heads
+        for heads, reads in rules:
+            if reads & found and not heads <= found:
+                found |= heads
                 changed = True
-    return frozenset(per_table)
+    return frozenset(found)
 
 
 class _Rename(A.Transformer):
@@ -187,48 +194,54 @@ class Program:
 
 
 Game = tuple[str | None, tuple[str, ...]]  # (edition, expansions in name order)
+K = TypeVar("K", bound=Hashable)
 P = TypeVar("P")
 
 
-class Built(Generic[P]):
-    """What is built once per process for each game (a renamed-apart program): the build (a
-    Python walk over every statement, far longer than a ruling) works on private parses
+class Built(Generic[K, P]):
+    """What is built once per process for each key (a game, a renamed-apart program): the build
+    (a Python walk over every statement, far longer than a ruling) works on private parses
     (solving.parse_private), so it holds no lock that requests need meanwhile.
 
     `get` builds at once where need be (two threads that build at once keep the first result);
     `ready` answers what is built and otherwise builds it in the background, answering None
     meanwhile: a server must not stall the requests that first need it (longer still under
-    load), which are answered one by one until it is built."""
+    load), which are answered one by one until it is built. With `most`, `ready` builds no more
+    than that many keys (and answers None for any other key): where the keys come from the
+    requests, a client cannot make a process build without end."""
 
-    def __init__(self, build: Callable[[Game], P], name: str) -> None:
+    def __init__(self, build: Callable[[K], P], name: str, most: int | None = None) -> None:
         self._build = build
         self._name = name  # of the background thread
+        self._most = most
         self._lock = threading.Lock()
-        self.built: dict[Game, P] = {}
-        self._building: set[Game] = set()
+        self.built: dict[K, P] = {}
+        self._building: set[K] = set()
 
-    def get(self, game: Game) -> P:
+    def get(self, key: K) -> P:
         with self._lock:
-            found = self.built.get(game)
+            found = self.built.get(key)
         if found is not None:
             return found
-        made = self._build(game)
+        made = self._build(key)
         with self._lock:
-            return self.built.setdefault(game, made)
+            return self.built.setdefault(key, made)
 
-    def ready(self, game: Game) -> P | None:
+    def ready(self, key: K) -> P | None:
         with self._lock:
-            found = self.built.get(game)
-            if found is not None or game in self._building:
+            found = self.built.get(key)
+            if found is not None or key in self._building:
                 return found
-            self._building.add(game)
+            if self._most is not None and len(self.built) + len(self._building) >= self._most:
+                return None
+            self._building.add(key)
 
         def build() -> None:
             try:
-                self.get(game)
+                self.get(key)
             finally:
                 with self._lock:
-                    self._building.discard(game)
+                    self._building.discard(key)
 
         threading.Thread(target=build, name=self._name, daemon=True).start()
         return None
@@ -242,7 +255,7 @@ def _build_tagged(game: Game) -> Program:
                    per_table_names(statements, per_table))
 
 
-TAGGED: Built[Program] = Built(_build_tagged, "fluxx-batch-program")
+TAGGED: Built[Game, Program] = Built(_build_tagged, "fluxx-batch-program")
 
 
 def tagged_program(edition: str | None, expansions: Iterable[str] = ()) -> Program:

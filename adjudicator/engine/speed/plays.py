@@ -13,11 +13,19 @@ no constraint, their atoms follow deterministically from their facts, and the an
 play solved are, read apart (batch.split), exactly those of its program alone, though clingo may
 meet them in another order (tests/rules/test_plays_together.py compares them play by play).
 
+Plays of one table (every card of a hand) differ only in their move facts, so only what those
+facts reach needs renaming apart: a narrow program (`program_for`) renames the predicates
+derived from the predicates in which the plays' facts differ (do_play/2, say: the move files'
+next_* atoms, findings), and grounds the rules program of the table once for all of them
+rather than once per play. Plays of different tables (the simulator's) differ in nearly every
+predicate and use the game's program, which renames every predicate of a table.
+
 Nothing here decides a rule: the rules are rules_asp's, renamed apart per play.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 
@@ -31,12 +39,14 @@ from .batch import (
     Built,
     Game,
     Program,
+    derived_from,
     per_table_names,
     per_table_predicates,
     split,
     tag_program,
     tagged_text,
 )
+from .relevance import symbolic_atoms
 
 SOLVED = "solved_table"  # solved_table(T): the play solved now (an assumption per solve)
 _T = A.ASTType
@@ -59,12 +69,58 @@ def _tagged(rule: A.AST) -> bool:
             and last.atom.symbol.ast_type == _T.Function and last.atom.symbol.name == TABLE)
 
 
-def guarded_program(statements: Sequence[A.AST]) -> tuple[tuple[A.AST, ...],
-                                                          frozenset[tuple[str, int]]]:
-    """The renamed-apart program of `statements` with each per-play rule that chooses guarded by
-    `solved_table(T)`, and the rule that leaves that atom open for every play; with the
-    program's per-play predicates."""
-    per_table = per_table_predicates(statements)
+Signature = tuple[str, int]
+
+
+def _names(nodes: Sequence[A.AST]) -> set[Signature]:
+    found: list[A.AST] = []
+    for node in nodes:
+        symbolic_atoms(node, found)
+    return {(s.name, len(s.arguments)) for atom in found
+            for s in (atom.symbol.arguments if atom.symbol.ast_type == _T.Pool else [atom.symbol])
+            if s.ast_type == _T.Function}
+
+
+def _derives(rule: A.AST) -> tuple[set[Signature], set[Signature]]:
+    """What a rule derives (the atoms of its head, not the conditions of a choice's elements)
+    and what it reads (its body, those conditions and an aggregate's guards)."""
+    head, reads = rule.head, _names(list(rule.body))
+    if head.ast_type == _T.Literal:
+        return _names([head]), reads
+    if head.ast_type == _T.HeadAggregate:
+        elements = [(e.condition.literal, [*e.terms, *e.condition.condition])
+                    for e in head.elements]
+    else:  # a choice (Aggregate) or a disjunction: each element a literal and its condition
+        elements = [(e.literal, list(e.condition)) for e in head.elements]
+    guards = [g.term for g in (getattr(head, "left_guard", None),
+                               getattr(head, "right_guard", None)) if g is not None]
+    return (_names([atom for atom, _ in elements]),
+            reads | _names([c for _, cond in elements for c in cond]) | _names(guards))
+
+
+def per_play_predicates(statements: Sequence[A.AST],
+                        inputs: frozenset[Signature]) -> frozenset[Signature]:
+    """`inputs` (the predicates of the facts in which plays differ) and every predicate a rule
+    derives from one of them: what must be renamed apart per play. Renamed, p/n becomes p/n+1,
+    so a predicate p/n+1 of the program is renamed too (else its atoms and the renamed ones of
+    p/n would be one predicate)."""
+    rules = [_derives(s) for s in statements if s.ast_type == _T.Rule]
+    every = set().union(*(_names([s]) for s in statements if s.ast_type == _T.Rule))
+    per_play = derived_from(rules, inputs)
+    while clash := {(n, a + 1) for n, a in per_play if (n, a + 1) in every} - per_play:
+        per_play = derived_from(rules, per_play | clash)
+    return per_play
+
+
+def guarded_program(statements: Sequence[A.AST],
+                    per_table: frozenset[Signature] | None = None
+                    ) -> tuple[tuple[A.AST, ...], frozenset[Signature]]:
+    """The renamed-apart program of `statements` (the predicates `per_table`, by default every
+    predicate of a table: batch.per_table_predicates) with each per-play rule that chooses
+    guarded by `solved_table(T)`, and the rule that leaves that atom open for every play; with
+    the program's per-play predicates."""
+    if per_table is None:
+        per_table = per_table_predicates(statements)
     if any(name == SOLVED for name, _ in per_table):
         raise ValueError(f"the program has a predicate named {SOLVED}")
     out: list[A.AST] = []
@@ -91,22 +147,111 @@ def _build_guarded(game: Game) -> Program:
 
 # Built once per game (batch.Built): until then, `PROGRAMS.ready` answers None and the caller
 # solves its plays one by one.
-PROGRAMS: Built[Program] = Built(_build_guarded, "fluxx-plays-program")
+PROGRAMS: Built[Game, Program] = Built(_build_guarded, "fluxx-plays-program")
+
+# A narrow program is built for plays that differ in at most this many predicates (plays of one
+# table: do_play/2, a choice/2, ...), and at most NARROW_PROGRAMS of them per process (the
+# predicates come from the requests); other plays use the game's program.
+NARROW_INPUTS = 6
+NARROW_PROGRAMS = 24
+Narrow = tuple[Game, frozenset[Signature]]
+
+
+def _build_narrow(key: Narrow) -> Program:
+    (edition, expansions), inputs = key
+    statements = (solving.parse_private(edition, expansions)
+                  + solving.parse_private(edition, expansions, play=True))
+    guarded, per_play = guarded_program(statements, per_play_predicates(statements, inputs))
+    return Program(guarded, per_play, per_table_names(statements, per_play))
+
+
+NARROW: Built[Narrow, Program] = Built(_build_narrow, "fluxx-narrow-plays-program",
+                                       most=NARROW_PROGRAMS)
+_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)([(.])")
+
+
+def _signature(line: str) -> Signature:
+    symbol = clingo.parse_term(line.rstrip()[:-1])
+    return symbol.name, len(symbol.arguments)
+
+
+def differing(facts: Sequence[str]) -> tuple[frozenset[Signature], set[str]] | None:
+    """The predicates of the fact lines that not every play has (when they bear at most
+    NARROW_INPUTS names), and the lines every play has; None for plays that differ in more, or
+    where such a line is not a fact (the caller then uses the game's program)."""
+    texts = [t.split("\n") for t in facts]
+    common = set(texts[0]).intersection(*texts[1:])
+    lines = {line for lines in texts for line in lines if line not in common and line.strip()}
+    names = {m.group(1) if (m := _FACT.match(line)) else "" for line in lines}
+    if len(names) > NARROW_INPUTS or "" in names:
+        return None
+    try:
+        return frozenset(_signature(line) for line in lines), common
+    except RuntimeError:  # clingo's parse error: not a fact
+        return None
+
+
+def narrow_text(facts: Sequence[str], common: set[str], per_play: frozenset[Signature]) -> str:
+    """The facts of several plays for a narrow program: each line of a per-play predicate
+    tagged with its play's number, every other line (the same in every play) once."""
+    names = {name for name, _ in per_play}
+    tagged = {line for line in common if _per_play(line, names, per_play)}
+    out = [line for line in facts[0].split("\n")
+           if line in common and line not in tagged and line.strip()]
+    for play, text in enumerate(facts):
+        for line in text.split("\n"):
+            if (line not in common or line in tagged) and line.strip():
+                m = _FACT.match(line)
+                if m is None:
+                    raise ValueError(f"not a fact: {line!r}")
+                out.append(f"{m.group(1)}({play},{line[m.end():]}" if m.group(2) == "("
+                           else f"{m.group(1)}({play}).")
+        out.append(f"{TABLE}({play}).")
+    return "\n".join(out)
+
+
+def _per_play(line: str, names: set[str], per_play: frozenset[Signature]) -> bool:
+    m = _FACT.match(line)
+    return m is not None and m.group(1) in names and _signature(line) in per_play
+
+
+def program_for(game: Game, facts: Sequence[str]) -> tuple[Program, str] | None:
+    """The narrow program of plays of `game` with these facts and their facts' text, when the
+    plays differ in few predicates and it is built (else it is built in the background, within
+    NARROW_PROGRAMS, and the caller uses the game's program meanwhile)."""
+    found = differing(facts)
+    if found is None or len(found[0]) > NARROW_INPUTS:  # a name of several arities
+        return None
+    inputs, common = found
+    program = NARROW.ready((game, inputs))
+    if program is None:
+        return None
+    try:
+        return program, narrow_text(facts, common, program.per_table)
+    except (ValueError, RuntimeError):
+        return None
 
 
 def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
-                limit_s: float | None = None, samples: Sequence[int | None] | None = None
-                ) -> list[tuple[list[list[Term]], bool]] | None:
+                limit_s: float | None = None, samples: Sequence[int | None] | None = None,
+                game: Game | None = None) -> list[tuple[list[list[Term]], bool]] | None:
     """For each play's facts, up to its limit of answer sets (the shown atoms, read as Terms)
     and whether there were more, all from one grounding; None when the facts cannot be renamed
     apart (a line that is not a fact) or the search runs past `limit_s` (default: the engine's
     time limit), and the caller solves each play alone. A play with a sample seed (`samples`)
     gets one answer set found by a randomized search seeded with it, as moves.solve_alone
-    finds one (the search runs in this grounding, so it may meet another answer set than alone)."""
+    finds one (the search runs in this grounding, so it may meet another answer set than alone).
+    With `game`, plays that differ in few predicates use its narrow program (`program_for`)
+    instead of `program`."""
     started = time.perf_counter()
-    tagged = tagged_text(facts)
-    if tagged is None:
-        return None
+    narrow = program_for(game, facts) if game is not None else None
+    if narrow is not None:
+        program, tagged = narrow
+    else:
+        found = tagged_text(facts)
+        if found is None:
+            return None
+        tagged = found
     grounding = solving.plan(program.statements, [tagged], backwards=False)
     ctl = clingo.Control(["--project=show", "--warn=none"])
     solving.add_statements(ctl, grounding.statements, grounding.texts)
