@@ -62,12 +62,14 @@ def warm(state: TableState) -> None:
     move's outcomes together (batch.py builds it in the background on first use) and the
     analyses of it and of the play program (a play and two outcomes ruled together on other
     tables of the game: about three seconds, once per process), and the program of plays asked
-    together (engine/speed/plays.py) with its analysis, and the narrow program of plays of
-    one table that differ in their card alone."""
+    together (engine/speed/plays.py) with its analysis, the narrow program of plays of one
+    table that differ in their card alone, and the narrow program of a discard's outcomes."""
     batch.tagged_program(state.edition, state.expansions)
     game = (state.edition, tuple(state.expansions))
     plays.PROGRAMS.get(game)  # the plays' program asked together (POST /api/plays)
     plays.NARROW.get((game, frozenset({("do_play", 2)})))  # those plays of one table
+    # the outcomes of a discard, ruled together: they differ in the discarded cards' places
+    batch.NARROW.get((game, frozenset({("discard", 2), ("in_hand", 2), ("hand_copies", 3)})))
     if game not in _WARM:
         _WARM.add(game)
         others = [parse_state(deal(random.Random(-k), 3, state.edition,

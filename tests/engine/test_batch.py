@@ -210,6 +210,56 @@ def test_a_moves_outcomes_are_ruled_together_and_as_alone() -> None:
         assert outcome["ruling"]["engine"]["batch"] == 4
 
 
+@pytest.mark.parametrize("game", [("fluxx", ()), ("fluxx", ("creepers", "surprises")),
+                                  ("math", ())],
+                         ids=lambda g: "+".join((g[0], *g[1])))
+def test_outcomes_that_differ_in_few_predicates_rule_alike_in_a_narrow_program(
+        monkeypatch: pytest.MonkeyPatch, game: tuple[str, tuple[str, ...]]) -> None:
+    """A discard's outcomes differ only in the discarded cards' places: they are ruled in a
+    narrow program (only what those facts reach renamed apart per table), each ruling the one
+    its table gets alone."""
+    from adjudicator.referee.moves import play_response
+
+    monkeypatch.setattr(batch.NARROW, "ready", batch.NARROW.get)  # built at once when asked
+    used: list[frozenset[tuple[str, int]]] = []
+    narrow_program = batch.narrow_program
+
+    def spy(built, game, facts):  # type: ignore[no-untyped-def]
+        found = narrow_program(built, game, facts)
+        if found is not None and built is batch.NARROW:
+            used.append(batch.differing(facts)[0])  # type: ignore[index]
+        return found
+
+    monkeypatch.setattr(batch, "narrow_program", spy)
+    hand = (["One", "Two", "Three", "Five"] if game[0] == "math"
+            else ["Milk", "Moon", "Sun", "Bread"])
+    state = parse_state({"edition": game[0], "expansions": list(game[1]),
+                         "players": [{"name": "Ann", "hand_size": 2}, {"name": "Bo", "hand": hand}],
+                         "active": "Ann", "rules": ["Hand Limit 1"], "turn": {"hand_at_start": 2}})
+    batch.tagged_program(*game)
+    answer = play_response(state, {"kind": "discard", "player": "Bo"})
+    assert len(answer["outcomes"]) == 4
+    assert used and {("discard", 2), ("in_hand", 2)} <= used[-1] <= {
+        ("discard", 2), ("in_hand", 2), ("hand_copies", 3)}
+    program = batch.NARROW.get((game, used[-1]))
+    # what the outcomes differ in and what it reaches is renamed; the rest (every outcome has
+    # the same seats, rules and hand sizes) is grounded once
+    assert {("discard", 2), ("in_hand", 2), ("legal_move", 3), ("finding", 3)} <= program.per_table
+    assert not {("seat", 1), ("hand_size", 2), ("card_type", 2)} & program.per_table
+    for outcome in answer["outcomes"]:
+        ruled = dict(outcome["ruling"], engine=None)
+        assert ruled == dict(ruling_for(parse_state(outcome["state"])), engine=None)
+        assert outcome["ruling"]["engine"]["batch"] == 4
+
+
+def test_tables_that_differ_in_many_predicates_take_the_games_program() -> None:
+    tables = GAMES[("fluxx", ())][:4]
+    assert batch.differing(tables) is None  # different tables: found at the first pair
+    assert batch.differing(["seat(0).\nkeeper(0,milk).", "seat(0).\nkeeper(0,moon)."]) == (
+        frozenset({("keeper", 2)}), {"seat(0)."})
+    assert batch.differing(["seat(0).", "seat(0).\np :- q."]) is None  # not a fact
+
+
 def test_a_lone_ruling_is_not_batched() -> None:
     state = parse_state({"players": [{"name": "Ann", "hand": ["Jackpot"]},
                                      {"name": "Bo", "hand_size": 3}], "active": "Ann"})

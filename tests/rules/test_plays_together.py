@@ -188,7 +188,7 @@ def _narrow_built(monkeypatch: pytest.MonkeyPatch) -> list[frozenset[tuple[str, 
     def spy(game: Any, facts: Any) -> Any:
         found = program_for(game, facts)
         if found is not None:
-            used.append(frozenset(plays.differing(facts)[0]))  # type: ignore[index]
+            used.append(frozenset(batch.differing(facts)[0]))  # type: ignore[index]
         return found
 
     monkeypatch.setattr(plays, "program_for", spy)
@@ -211,23 +211,23 @@ def test_plays_of_one_table_ground_its_rules_once(monkeypatch: pytest.MonkeyPatc
 
 def test_a_narrow_program_renames_what_the_differing_facts_reach() -> None:
     statements = (solve.program(edition="fluxx") + solve.play_program("fluxx", ()))
-    assert ("in_hand", 2) in plays.per_play_predicates(statements, frozenset({("revealed", 2)}))
+    assert ("in_hand", 2) in batch.reached_from(statements, frozenset({("revealed", 2)}))
     # the condition of a choice's elements is read, not derived: `1 = { goal_out(G): goal(G) }`
-    per_play = plays.per_play_predicates(statements, frozenset({("do_play", 2)}))
+    per_play = batch.reached_from(statements, frozenset({("do_play", 2)}))
     assert ("goal_out", 1) in per_play and ("goal", 1) not in per_play
     facts = ["seat(0).\nseat(1).\ndo_play(0,milk).\n", "seat(0).\nseat(1).\ndo_play(0,time).\n"]
-    assert plays.differing(facts) == (frozenset({("do_play", 2)}),
+    assert batch.differing(facts) == (frozenset({("do_play", 2)}),
                                       {"seat(0).", "seat(1).", ""})
-    assert plays.narrow_text(facts, {"seat(0).", "seat(1).", ""}, per_play).split("\n") == [
+    assert batch.narrow_text(facts, {"seat(0).", "seat(1).", ""}, per_play).split("\n") == [
         "seat(0).", "seat(1).", "do_play(0,0,milk).", "table(0).", "do_play(1,0,time).",
         "table(1)."]
     program: list[Any] = []
     clingo.ast.parse_string("q(X) :- p(X). r(X, Y) :- q(X, Y). s :- r(1, 2).", program.append)
     # q/1 renamed is q/2, so q/2 (and what it derives) is renamed too
-    assert plays.per_play_predicates(program, frozenset({("p", 1)})) == {
+    assert batch.reached_from(program, frozenset({("p", 1)})) == {
         ("p", 1), ("q", 1), ("q", 2), ("r", 2), ("s", 0)}
-    many = [f"p{k}(1).\n" for k in range(plays.NARROW_INPUTS + 1)]
-    assert plays.differing(many) is None  # plays of different tables: the game's program
+    many = [f"p{k}(1).\n" for k in range(batch.NARROW_INPUTS + 1)]
+    assert batch.differing(many) is None  # plays of different tables: the game's program
 
 
 def test_narrow_programs_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -25,7 +25,6 @@ Nothing here decides a rule: the rules are rules_asp's, renamed apart per play.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Sequence
 
@@ -35,18 +34,21 @@ import clingo.ast as A
 from .. import solve as solving
 from ..terms import Term, handles
 from .batch import (
+    NARROW_PROGRAMS,
     TABLE,
     Built,
     Game,
+    Narrow,
     Program,
-    derived_from,
+    Signature,
+    narrow_program,
     per_table_names,
     per_table_predicates,
+    reached_from,
     split,
     tag_program,
     tagged_text,
 )
-from .relevance import symbolic_atoms
 
 SOLVED = "solved_table"  # solved_table(T): the play solved now (an assumption per solve)
 _T = A.ASTType
@@ -67,49 +69,6 @@ def _tagged(rule: A.AST) -> bool:
     return (last is not None and last.ast_type == _T.Literal
             and last.atom.ast_type == _T.SymbolicAtom
             and last.atom.symbol.ast_type == _T.Function and last.atom.symbol.name == TABLE)
-
-
-Signature = tuple[str, int]
-
-
-def _names(nodes: Sequence[A.AST]) -> set[Signature]:
-    found: list[A.AST] = []
-    for node in nodes:
-        symbolic_atoms(node, found)
-    return {(s.name, len(s.arguments)) for atom in found
-            for s in (atom.symbol.arguments if atom.symbol.ast_type == _T.Pool else [atom.symbol])
-            if s.ast_type == _T.Function}
-
-
-def _derives(rule: A.AST) -> tuple[set[Signature], set[Signature]]:
-    """What a rule derives (the atoms of its head, not the conditions of a choice's elements)
-    and what it reads (its body, those conditions and an aggregate's guards)."""
-    head, reads = rule.head, _names(list(rule.body))
-    if head.ast_type == _T.Literal:
-        return _names([head]), reads
-    if head.ast_type == _T.HeadAggregate:
-        elements = [(e.condition.literal, [*e.terms, *e.condition.condition])
-                    for e in head.elements]
-    else:  # a choice (Aggregate) or a disjunction: each element a literal and its condition
-        elements = [(e.literal, list(e.condition)) for e in head.elements]
-    guards = [g.term for g in (getattr(head, "left_guard", None),
-                               getattr(head, "right_guard", None)) if g is not None]
-    return (_names([atom for atom, _ in elements]),
-            reads | _names([c for _, cond in elements for c in cond]) | _names(guards))
-
-
-def per_play_predicates(statements: Sequence[A.AST],
-                        inputs: frozenset[Signature]) -> frozenset[Signature]:
-    """`inputs` (the predicates of the facts in which plays differ) and every predicate a rule
-    derives from one of them: what must be renamed apart per play. Renamed, p/n becomes p/n+1,
-    so a predicate p/n+1 of the program is renamed too (else its atoms and the renamed ones of
-    p/n would be one predicate)."""
-    rules = [_derives(s) for s in statements if s.ast_type == _T.Rule]
-    every = set().union(*(_names([s]) for s in statements if s.ast_type == _T.Rule))
-    per_play = derived_from(rules, inputs)
-    while clash := {(n, a + 1) for n, a in per_play if (n, a + 1) in every} - per_play:
-        per_play = derived_from(rules, per_play | clash)
-    return per_play
 
 
 def guarded_program(statements: Sequence[A.AST],
@@ -149,87 +108,25 @@ def _build_guarded(game: Game) -> Program:
 # solves its plays one by one.
 PROGRAMS: Built[Game, Program] = Built(_build_guarded, "fluxx-plays-program")
 
-# A narrow program is built for plays that differ in at most this many predicates (plays of one
-# table: do_play/2, a choice/2, ...), and at most NARROW_PROGRAMS of them per process (the
-# predicates come from the requests); other plays use the game's program.
-NARROW_INPUTS = 6
-NARROW_PROGRAMS = 24
-Narrow = tuple[Game, frozenset[Signature]]
-
-
 def _build_narrow(key: Narrow) -> Program:
     (edition, expansions), inputs = key
     statements = (solving.parse_private(edition, expansions)
                   + solving.parse_private(edition, expansions, play=True))
-    guarded, per_play = guarded_program(statements, per_play_predicates(statements, inputs))
+    guarded, per_play = guarded_program(statements, reached_from(statements, inputs))
     return Program(guarded, per_play, per_table_names(statements, per_play))
 
 
+# The narrow programs of plays (batch.narrow_program): plays of one table, which differ in
+# their move facts alone (do_play/2, a choice/2, ...); other plays use the game's program.
 NARROW: Built[Narrow, Program] = Built(_build_narrow, "fluxx-narrow-plays-program",
                                        most=NARROW_PROGRAMS)
-_FACT = re.compile(r"([a-z_][A-Za-z0-9_']*)([(.])")
-
-
-def _signature(line: str) -> Signature:
-    symbol = clingo.parse_term(line.rstrip()[:-1])
-    return symbol.name, len(symbol.arguments)
-
-
-def differing(facts: Sequence[str]) -> tuple[frozenset[Signature], set[str]] | None:
-    """The predicates of the fact lines that not every play has (when they bear at most
-    NARROW_INPUTS names), and the lines every play has; None for plays that differ in more, or
-    where such a line is not a fact (the caller then uses the game's program)."""
-    texts = [t.split("\n") for t in facts]
-    common = set(texts[0]).intersection(*texts[1:])
-    lines = {line for lines in texts for line in lines if line not in common and line.strip()}
-    names = {m.group(1) if (m := _FACT.match(line)) else "" for line in lines}
-    if len(names) > NARROW_INPUTS or "" in names:
-        return None
-    try:
-        return frozenset(_signature(line) for line in lines), common
-    except RuntimeError:  # clingo's parse error: not a fact
-        return None
-
-
-def narrow_text(facts: Sequence[str], common: set[str], per_play: frozenset[Signature]) -> str:
-    """The facts of several plays for a narrow program: each line of a per-play predicate
-    tagged with its play's number, every other line (the same in every play) once."""
-    names = {name for name, _ in per_play}
-    tagged = {line for line in common if _per_play(line, names, per_play)}
-    out = [line for line in facts[0].split("\n")
-           if line in common and line not in tagged and line.strip()]
-    for play, text in enumerate(facts):
-        for line in text.split("\n"):
-            if (line not in common or line in tagged) and line.strip():
-                m = _FACT.match(line)
-                if m is None:
-                    raise ValueError(f"not a fact: {line!r}")
-                out.append(f"{m.group(1)}({play},{line[m.end():]}" if m.group(2) == "("
-                           else f"{m.group(1)}({play}).")
-        out.append(f"{TABLE}({play}).")
-    return "\n".join(out)
-
-
-def _per_play(line: str, names: set[str], per_play: frozenset[Signature]) -> bool:
-    m = _FACT.match(line)
-    return m is not None and m.group(1) in names and _signature(line) in per_play
 
 
 def program_for(game: Game, facts: Sequence[str]) -> tuple[Program, str] | None:
     """The narrow program of plays of `game` with these facts and their facts' text, when the
     plays differ in few predicates and it is built (else it is built in the background, within
     NARROW_PROGRAMS, and the caller uses the game's program meanwhile)."""
-    found = differing(facts)
-    if found is None or len(found[0]) > NARROW_INPUTS:  # a name of several arities
-        return None
-    inputs, common = found
-    program = NARROW.ready((game, inputs))
-    if program is None:
-        return None
-    try:
-        return program, narrow_text(facts, common, program.per_table)
-    except (ValueError, RuntimeError):
-        return None
+    return narrow_program(NARROW, game, facts)
 
 
 def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
