@@ -10,7 +10,7 @@ It prints:
    instances) grounded in a fresh Control. This is the grounder's fixed cost per rule, whatever
    the facts.
 2. Each game's program: statements, rules, the rules that depend on the table (adjudicator/
-   batch.py's `per_table_predicates`), and the grounding time with no table and with a 4-player
+   rename.py's `per_table_predicates`), and the grounding time with no table and with a 4-player
    table. Together with 1 this is the floor of any design that grounds the rules afresh per
    ruling.
 3. A lone 4-player ruling of the default game, stage by stage, each stage timed on its own run
@@ -43,7 +43,7 @@ from rulings import machine, seated_table  # noqa: E402
 from adjudicator.cards.catalog import catalog_for  # noqa: E402
 from adjudicator.engine import solve  # noqa: E402
 from adjudicator.engine.facts import catalog_text, table_facts  # noqa: E402
-from adjudicator.engine.speed import batch  # noqa: E402
+from adjudicator.engine.speed import rename  # noqa: E402
 from adjudicator.referee.ruling import ruling_for  # noqa: E402
 from adjudicator.table.reader import parse_state  # noqa: E402
 
@@ -114,8 +114,8 @@ def programs(runs: int, cost_us: float) -> dict[str, tuple[int, float]]:
         parsed = solve.parse_private(edition, expansions)
         rules = [s for s in parsed if s.ast_type == clingo.ast.ASTType.Rule]
         facts_only = [s for s in rules if not s.body]
-        per_table = batch.per_table_predicates(parsed)
-        table_rules = [s for s in rules if batch._signatures(s.head) & per_table]
+        per_table = rename.per_table_predicates(parsed)
+        table_rules = [s for s in rules if rename.signatures(s.head) & per_table]
         game = catalog_for(edition, expansions)
         common = catalog_text(game)
         texts = [common]

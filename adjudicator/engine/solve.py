@@ -324,7 +324,7 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
 
     What is grounded is the plan (relevance.py: the rules the facts can fire). `shown_handles`:
     the Solution's symbols are clingo's handles of the shown atoms (terms.handles: no Symbol
-    object made per atom), for a caller that reads them by handle (batch.split). `limit_s`: the
+    object made per atom), for a caller that reads them by handle (rename.split). `limit_s`: the
     seconds allowed, from the call (default `time_limit()`; batch.py gives a batch less)."""
     started = time.perf_counter()
     grounding = plan(statements, texts)

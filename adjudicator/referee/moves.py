@@ -6,8 +6,8 @@ Nothing here decides a rule. A move becomes facts (the state's, from facts.py, p
 `do_play(S,C)`, the given choices `choice(Key,Value)`, the set-aside sub-hands of the state, and
 for a seeded run the random keys), the rules engine (the rules program of the table's game plus
 the move program, rules_asp/hubs/moves_*.lp: solve.hub_files) derives the next state as `next_*`
-atoms, one answer set per possible outcome, and this module writes each answer set back as a
-TableState with its ruling.
+atoms, one answer set per possible outcome, and each answer set is written back as a TableState
+(next_state.py) with its ruling.
 docs/PLAYS.md documents the moves, choices and extension fields.
 """
 
@@ -44,7 +44,6 @@ from ..table.choices import (
     CHOICE_KEYS,
     DIRECTIONS,
     DRIVER_KEYS,
-    EXTRA_TURNS,
     PHASE,
     PLAYER_KEYS,
     SUB_HANDS,
@@ -56,10 +55,11 @@ from ..table.choices import (
     unknown_choice_key,
 )
 from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
-from ..table.schema import MOVE_KINDS, NUMBER_KEYS
-from ..table.state import PendingPlay, Player, TableState, Turn
+from ..table.schema import MOVE_KINDS
+from ..table.state import TableState
 from . import draw_odds, rounds
 from .changes import changes
+from .next_state import card_of, chance_keys_of, next_state, open_choices_of, picks_of
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for, rulings_for
 
@@ -473,192 +473,6 @@ def build_facts(state: TableState, action: dict[str, Any], choices: dict[str, An
     return "\n".join(lines) + "\n"
 
 
-# ---- answer set -> state ------------------------------------------------------------------------
-def _card_of(sym: Term) -> str:
-    return sym.string if sym.type == clingo.SymbolType.String else sym.name
-
-
-def _ordered(old: Iterable[str], new: Counter[str]) -> list[str]:
-    """Cards that stay keep their order; cards that arrive follow, by id. Counts, not sets: a
-    zone may hold several copies of a card (Math Fluxx)."""
-    left = Counter(new)
-    kept = []
-    for c in old:
-        if left[c] > 0:
-            kept.append(c)
-            left[c] -= 1
-    return kept + sorted(left.elements())
-
-
-def _next_pending(state: TableState, atoms: Atoms, keep: dict[str, Any]) -> list[PendingPlay]:
-    """The chain after the move: its links keep their choices; a new link (the play that opens
-    the chain, a Surprise answering it) keeps the choices given with the move."""
-    out = []
-    for i, s, c in sorted(atoms.args("next_pending", 3), key=lambda a: a[0].number):
-        kept = state.pending[i.number].choices if i.number < len(state.pending) else keep
-        out.append(PendingPlay(player=state.players[s.number].name, card=_card_of(c),
-                               choices=dict(kept)))
-    return out
-
-
-def _next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = None,
-                joiner: str | None = None) -> TableState:
-    # a player joining (Fluxxnomic, joining.lp) takes the seat the rules give: after the others
-    seated = list(state.players)
-    joined = atoms.one("next_joined")
-    if joined is not None and joiner is not None and joined.number == len(seated):
-        seated.append(Player(name=joiner, hand=[], hand_size=0))
-    n = len(seated)
-    hands: dict[int, Counter[str]] = defaultdict(Counter)
-    keepers: dict[int, Counter[str]] = defaultdict(Counter)
-    creepers: dict[int, Counter[str]] = defaultdict(Counter)
-    claimed: dict[int, Counter[str]] = defaultdict(Counter)
-    unknown = {s: 0 for s in range(n)}
-    # hands and Keepers with the copies of each card (next_table.lp)
-    for s, c, k in atoms.args("next_in_hand", 3):
-        hands[s.number][_card_of(c)] += k.number
-    for s, c, k in atoms.args("next_keeper", 3):
-        keepers[s.number][_card_of(c)] += k.number
-    for s, c in atoms.args("next_creeper", 2):
-        creepers[s.number][_card_of(c)] += 1
-    for s, c in atoms.args("next_claimed", 2):  # Keep Going: the Goals claimed (turn_moves.lp)
-        claimed[s.number][_card_of(c)] += 1
-    for s, k in atoms.args("next_hand_unknown", 2):
-        unknown[s.number] = k.number
-    old_hand_order = [c for p in state.players for c in (p.hand or [])]
-    players = []
-    for i, p in enumerate(seated):
-        known = _ordered(old_hand_order, hands[i])
-        size = len(known) + unknown[i]
-        players.append(Player(
-            # unknown cards stay "?" beside the known ones (reader.UNKNOWN_CARD), so a move loses
-            # no knowledge; a hand with no known card is written as its size only
-            name=p.name, hand=None if unknown[i] and not known else
-            known + [UNKNOWN_CARD] * unknown[i], hand_size=size,
-            keepers=_ordered([k for q in state.players for k in q.keepers], keepers[i]),
-            creepers=_ordered([k for q in state.players for k in q.creepers], creepers[i]),
-            claimed_goals=_ordered([g for q in state.players for g in q.claimed_goals],
-                                   claimed[i])))
-    rule_copies = {_card_of(c): k.number for c, k in atoms.args("next_rule_copies", 2)}
-    rules = [_card_of(c) for c, _ in sorted(atoms.args("next_rule", 2), key=lambda a: a[1].number)
-             for _ in range(rule_copies.get(_card_of(c), 1))]
-    goals = [_card_of(c) for c, _ in sorted(atoms.args("next_goal", 2), key=lambda a: a[1].number)]
-    discard = [_card_of(c) for c, _ in
-               sorted(atoms.args("next_discard", 2), key=lambda a: a[1].number)]
-    pile_known = sorted(atoms.args("next_draw_pile", 2), key=lambda a: a[1].number)
-    size_sym = atoms.one("next_draw_pile_size")
-    pile_size = size_sym.number if size_sym is not None else state.draw_pile_size
-    if state.deckless:  # no deck (Fluxxnomic): the rules draw from an unending pile of made cards
-        pile_known, pile_size = [], 0
-    pile: list[str] | None = None
-    if [i.number for _, i in pile_known] == list(range(pile_size)) and (
-            state.draw_pile is not None or pile_size == 0 or pile_known):
-        pile = [_card_of(c) for c, _ in pile_known]
-    drawn, played = atoms.args("next_turn", 2)[0]
-    active = atoms.one("next_active").number
-    at_start = atoms.one("next_hand_at_start")
-    extra = {k: v for k, v in state.extra.items() if k not in (SUB_HANDS, EXTRA_TURNS)}
-    turns = atoms.one("next_extra_turns")
-    if turns is not None and turns.number > 0:
-        extra[EXTRA_TURNS] = turns.number
-    frames = _next_frames(state, atoms)
-    if frames:
-        extra[SUB_HANDS] = frames
-    number = atoms.one("next_phase_number")
-    if number is not None:  # Fluxxnomic: the phase after the move (phase_moves.lp)
-        extra[PHASE] = _next_phase(state, atoms, number.number, active, (drawn.number,
-                                                                         played.number))
-    return TableState(
-        edition=state.edition, expansions=list(state.expansions), players=players,
-        active=state.players[active].name, rules=rules, goals=goals,
-        turn=Turn(hand_at_start=at_start.number if at_start is not None else
-                  state.turn.hand_at_start, drawn=drawn.number, played=played.number,
-                  # Death's start-of-turn duty behind the active player (creeper_free_actions.lp)
-                  start_duties_done=sorted(_card_of(c) for (c,) in
-                                           atoms.args("next_start_done", 1))),
-        draw_pile_size=pile_size, draw_pile=pile, discard_pile=discard,
-        pending=_next_pending(state, atoms, keep or {}),
-        extra=extra, deckless=state.deckless)
-
-
-def _next_phase(state: TableState, atoms: Atoms, number: int, active: int,
-                turn: tuple[int, int]) -> dict[str, Any]:
-    """The state's `phase` after the move: the other players' counts, and each player's Keepers
-    played (the active player's entry, whose draws and plays are the next turn's, only for
-    them), the cards waiting, the former players."""
-    counts = {s.number: (d.number, p.number) for s, d, p in atoms.args("next_phase_counts", 3)}
-    keepers = {s.number: k.number for s, k in atoms.args("next_phase_keepers", 2)}
-    counts[active] = turn
-    players = []
-    for seat in sorted(set(counts) | set(keepers)):
-        (d, p), k = counts.get(seat, (0, 0)), keepers.get(seat, 0)
-        if k or (seat != active and (d or p)):
-            entry = {"player": state.players[seat].name, "drawn": d, "played": p}
-            players.append({**entry, "keepers": k} if k else entry)
-    waiting = sorted((i.number, s.number, _card_of(c))
-                     for i, s, c in atoms.args("next_waiting", 3))
-    out: dict[str, Any] = {
-        "number": number,
-        "players": players,
-        "waiting": [{"player": state.players[s].name, "card": c} for _, s, c in waiting]}
-    # the former players who are still not players (joining.lp: next_former/1)
-    former = (state.extra.get(PHASE) or {}).get("former_players") or []
-    staying = sorted(i.number for (i,) in atoms.args("next_former", 1))
-    if staying:
-        out["former_players"] = [dict(former[i]) for i in staying]
-    return out
-
-
-def _next_frames(state: TableState, atoms: Atoms) -> list[dict[str, Any]]:
-    cards: dict[int, list[str]] = defaultdict(list)
-    for d, c, k in atoms.args("next_subhand", 3):
-        cards[d.number] += [_card_of(c)] * k.number
-    unknown = {d.number: k.number for d, k in atoms.args("next_subhand_unknown", 2)}
-    frames = []
-    for d, s, o, left in sorted(atoms.args("next_subframe", 4), key=lambda a: a[0].number):
-        frames.append({"player": state.players[s.number].name, "card": _card_of(o),
-                       "cards": sorted(cards[d.number]), "unknown": unknown.get(d.number, 0),
-                       "plays_left": left.number})
-    return frames
-
-
-def _pick_value(ctx: Context, sym: Term) -> Any:
-    if sym.type == clingo.SymbolType.Number:
-        return ctx.player(sym)
-    if sym.type == clingo.SymbolType.Function and sym.name == "" and len(sym.arguments) == 2:
-        return {"player": ctx.player(sym.arguments[0]), "card": _card_of(sym.arguments[1])}
-    return _card_of(sym)
-
-
-def _chance_keys(atoms: Atoms) -> frozenset[str]:
-    return frozenset(key.name for key, _ in atoms.args("chance", 2))
-
-
-def _picks(ctx: Context, atoms: Atoms) -> dict[str, list[Any]]:
-    out: dict[str, list[Any]] = defaultdict(list)
-    for name in ("pick", "chance"):
-        for key, value in atoms.args(name, 2):
-            # a number chosen (Gambling's n) stays a number; other numbers are seats
-            out[key.name].append(value.number if key.name in NUMBER_KEYS
-                                 else _pick_value(ctx, value))
-    # a value picked several times (two Trash a new rule discarding both copies of a rule)
-    for key, value, copies in atoms.args("pick_copies", 3):
-        out[key.name] += [_pick_value(ctx, value)] * (copies.number - 1)
-    return {k: sorted(v, key=str) for k, v in out.items()}
-
-
-def _open_choices(ctx: Context, symbols: list[Term]) -> list[dict[str, Any]]:
-    options: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for s in symbols:
-        key, value = s.arguments
-        kind = "chance" if s.name == "chance" else "choice"
-        v = value.number if key.name in NUMBER_KEYS else _pick_value(ctx, value)
-        if v not in options[(key.name, kind)]:
-            options[(key.name, kind)].append(v)
-    return [{"key": k, "kind": kind, "options": sorted(v, key=str)}
-            for (k, kind), v in sorted(options.items())]
-
-
 # ---- the move ----------------------------------------------------------------------------------
 def _with_asked_keys(state: TableState, game: Catalog, play: dict[str, Any],
                      err: UnknownChoiceKeys) -> InputError:
@@ -761,7 +575,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         # a card of a hand the table does not show: the table names it (the cards it may be)
         return PlayResult(legal=True, open_choices=[{
             "key": "card", "kind": "name",
-            "options": sorted(_card_of(c) for (c,) in named)}])
+            "options": sorted(card_of(c) for (c,) in named)}])
     sets: list[list[str]] = []
     if sample is None and not choices.get("drawn"):
         # the cards drawn from a pile given as a count matter at once (unseen_draws.lp: a
@@ -778,8 +592,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     seen: dict[str, Outcome] = {}
     for symbols in models:
         atoms = Atoms.of(symbols)
-        new_state = _next_state(state, atoms, keep, _joiner(action))
-        picks, chance_keys, odds = _picks(ctx, atoms), _chance_keys(atoms), _odds(atoms)
+        new_state = next_state(state, atoms, keep, _joiner(action))
+        picks, chance_keys, odds = picks_of(ctx, atoms), chance_keys_of(atoms), _odds(atoms)
         for (index,) in atoms.args("drawn_set", 1):  # the set drawn, each copy named
             picks["drawn"] = sets[index.number]
             odds = _times(odds, set_odds[index.number])
@@ -806,7 +620,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         result.open_choices = [o for o in _open_from(outcomes) if o["key"] != "drawn"] + [
             _left_open(first)]
     elif len(outcomes) > 1 or more:
-        result.open_choices = (_open_choices(ctx, _brave(facts, _game_of(state))) if more
+        result.open_choices = (open_choices_of(ctx, _brave(facts, _game_of(state))) if more
                                else _open_from(outcomes))
     reveal = [a for a in first.args("open_reveal", 2)]
     for seat, count in reveal:
@@ -823,8 +637,8 @@ def _draw_sets(first: Atoms, limit: int) -> tuple[list[list[str]], list[Fraction
     hand in a game with Creepers (creeper_odds/2, unseen_creeper/2, creeper_pool/1,
     creeper_sets_short/0: creeper_moves.lp) names the Creepers it brings and writes its N cards
     drawn unseen into the hand as "?" (the Creepers first: one order that draw may take)."""
-    unseen = {_card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
-    creepers = {_card_of(c): u.number for c, u in first.args("unseen_creeper", 2)}
+    unseen = {card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
+    creepers = {card_of(c): u.number for c, u in first.args("unseen_creeper", 2)}
     if first.args("odds_draw", 1):
         (n,), = first.args("odds_draw", 1)
         hidden = sum(h.number for (h,) in first.args("odds_hidden", 1))
@@ -853,12 +667,12 @@ def _set_facts(index: int, cards: list[str]) -> str:
 
 def _left_open(first: Atoms) -> dict[str, Any]:
     """The open choice `drawn` of a draw whose listed outcomes were cut (by size or limit)."""
-    unseen = {_card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
+    unseen = {card_of(c): u.number for c, u in first.args("unseen_copies", 2)}
     for (n,) in first.args("odds_draw", 1):
         return {"key": "drawn", "kind": "chance", "options": sorted(unseen), "count": n.number}
     (n, _), = first.args("creeper_odds", 2)
     return {"key": "drawn", "kind": "chance", "count": n.number, "options": sorted(
-        [_card_of(c) for c, _ in first.args("unseen_creeper", 2)] + [UNKNOWN_CARD])}
+        [card_of(c) for c, _ in first.args("unseen_creeper", 2)] + [UNKNOWN_CARD])}
 
 
 def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
@@ -920,7 +734,7 @@ def _no_outcome(state: TableState, game: Catalog, action: dict[str, Any],
         state = replace(state, pending=[replace(state.pending[0], choices={})]
                         + state.pending[1:])
     facts = build_facts(state, action, bare, seed, game)
-    options = _open_choices(ctx, _brave(facts, _game_of(state)))
+    options = open_choices_of(ctx, _brave(facts, _game_of(state)))
     listed = [f"{o['key']}: {', '.join(map(str, o['options']))}" for o in options]
     raise InputError(error("/play/choices", "no_outcome", [o["key"] for o in options],
                            kept=kept, open=by_lang("; ".join(listed), "；".join(listed))))

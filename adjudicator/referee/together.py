@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from ..engine import solve
-from ..engine.speed import batch, plays
+from ..engine.speed import batch, plays, rename
 from ..errors import ErrorItem, InputError
 from ..table.state import TableState
 from . import moves
@@ -63,7 +63,7 @@ def _ended(task: Callable[[], Any]) -> tuple[bool, Any]:
         return False, err
 
 
-def _work_out(program: batch.Program, game: Game, needs: list[PlayNeed],
+def _work_out(program: rename.Program, game: Game, needs: list[PlayNeed],
               tables: list[TableState]) -> tuple[list[Solved | BaseException],
                                                  list[dict[str, Any] | BaseException]]:
     """What the tasks of a round asked for: the play programs' answer sets, together, and the

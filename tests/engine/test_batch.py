@@ -14,7 +14,7 @@ import pytest
 from adjudicator.cards.catalog import catalog_for
 from adjudicator.engine import solve, terms
 from adjudicator.engine.facts import catalog_text, state_facts, table_facts
-from adjudicator.engine.speed import batch
+from adjudicator.engine.speed import batch, narrow, rename
 from adjudicator.engine.terms import Term
 from adjudicator.errors import InputError
 from adjudicator.memo import Memo
@@ -91,12 +91,12 @@ def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
     lines: list[str] = []
     shared: dict[str, None] = {}
     for k, text in enumerate(tables):
-        lines += batch.tag_facts(text, k, shared) + [f"table({k})."]
+        lines += rename.tag_facts(text, k, shared) + [f"table({k})."]
     whole = solve.run(program.statements, ["\n".join([*shared, *lines])])
-    plain = batch.split(whole.symbols, 3, program.per_table, program.per_table_names)
+    plain = rename.split(whole.symbols, 3, program.per_table, program.per_table_names)
     cache: Memo[int, tuple[int, Term]] = Memo(1 << 16)
     for _ in range(2):  # filling the cache, then reading from it
-        cached = batch.split(whole.symbols, 3, program.per_table, program.per_table_names, cache)
+        cached = rename.split(whole.symbols, 3, program.per_table, program.per_table_names, cache)
         assert [[str(t) for t in a] for a in cached] == [[str(t) for t in a] for a in plain]
     assert len(cache) == (len(whole.symbols) if terms.INTERNED else 0)
     # the shown atoms as clingo's handles (what solve_batch asks for) split alike
@@ -106,7 +106,7 @@ def test_split_with_and_without_the_cache_alike(monkeypatch) -> None:
         assert all(type(h) is int for h in by_handle.symbols)
     monkeypatch.setattr(terms, "_TEXTS", Memo(1 << 16))  # each handle's text asked of clingo
     for memo in (None, Memo(1 << 16)):
-        split = batch.split(by_handle.symbols, 3, program.per_table, program.per_table_names,
+        split = rename.split(by_handle.symbols, 3, program.per_table, program.per_table_names,
                             memo)
         assert [sorted(map(str, a)) for a in split] == [sorted(map(str, a)) for a in plain]
 
@@ -122,7 +122,7 @@ def test_an_unknown_statement_kind_is_refused() -> None:
     statements: list[clingo.ast.AST] = []
     clingo.ast.parse_string("#external seat(1).", statements.append)
     with pytest.raises(ValueError, match="cannot rename apart"):
-        batch.tag_program(statements, frozenset({("seat", 1)}))
+        rename.tag_program(statements, frozenset({("seat", 1)}))
 
 
 def test_a_table_that_cannot_batch_is_ruled_alone() -> None:
@@ -222,12 +222,12 @@ def test_outcomes_that_differ_in_few_predicates_rule_alike_in_a_narrow_program(
 
     monkeypatch.setattr(batch.NARROW, "ready", batch.NARROW.get)  # built at once when asked
     used: list[frozenset[tuple[str, int]]] = []
-    narrow_program = batch.narrow_program
+    narrow_program = narrow.narrow_program
 
     def spy(built, game, facts):  # type: ignore[no-untyped-def]
         found = narrow_program(built, game, facts)
         if found is not None and built is batch.NARROW:
-            used.append(batch.differing(facts)[0])  # type: ignore[index]
+            used.append(narrow.differing(facts)[0])  # type: ignore[index]
         return found
 
     monkeypatch.setattr(batch, "narrow_program", spy)
@@ -254,10 +254,10 @@ def test_outcomes_that_differ_in_few_predicates_rule_alike_in_a_narrow_program(
 
 def test_tables_that_differ_in_many_predicates_take_the_games_program() -> None:
     tables = GAMES[("fluxx", ())][:4]
-    assert batch.differing(tables) is None  # different tables: found at the first pair
-    assert batch.differing(["seat(0).\nkeeper(0,milk).", "seat(0).\nkeeper(0,moon)."]) == (
+    assert narrow.differing(tables) is None  # different tables: found at the first pair
+    assert narrow.differing(["seat(0).\nkeeper(0,milk).", "seat(0).\nkeeper(0,moon)."]) == (
         frozenset({("keeper", 2)}), {"seat(0)."})
-    assert batch.differing(["seat(0).", "seat(0).\np :- q."]) is None  # not a fact
+    assert narrow.differing(["seat(0).", "seat(0).\np :- q."]) is None  # not a fact
 
 
 def test_a_lone_ruling_is_not_batched() -> None:

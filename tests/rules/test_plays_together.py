@@ -13,7 +13,7 @@ import pytest
 
 from adjudicator.cards.catalog import catalog_for
 from adjudicator.engine import solve
-from adjudicator.engine.speed import batch, plays
+from adjudicator.engine.speed import narrow, plays, rename
 from adjudicator.errors import InputError
 from adjudicator.referee import moves, rounds
 from adjudicator.referee.moves import play_response
@@ -188,7 +188,7 @@ def _narrow_built(monkeypatch: pytest.MonkeyPatch) -> list[frozenset[tuple[str, 
     def spy(game: Any, facts: Any) -> Any:
         found = program_for(game, facts)
         if found is not None:
-            used.append(frozenset(batch.differing(facts)[0]))  # type: ignore[index]
+            used.append(frozenset(narrow.differing(facts)[0]))  # type: ignore[index]
         return found
 
     monkeypatch.setattr(plays, "program_for", spy)
@@ -211,27 +211,27 @@ def test_plays_of_one_table_ground_its_rules_once(monkeypatch: pytest.MonkeyPatc
 
 def test_a_narrow_program_renames_what_the_differing_facts_reach() -> None:
     statements = (solve.program(edition="fluxx") + solve.play_program("fluxx", ()))
-    assert ("in_hand", 2) in batch.reached_from(statements, frozenset({("revealed", 2)}))
+    assert ("in_hand", 2) in narrow.reached_from(statements, frozenset({("revealed", 2)}))
     # the condition of a choice's elements is read, not derived: `1 = { goal_out(G): goal(G) }`
-    per_play = batch.reached_from(statements, frozenset({("do_play", 2)}))
+    per_play = narrow.reached_from(statements, frozenset({("do_play", 2)}))
     assert ("goal_out", 1) in per_play and ("goal", 1) not in per_play
     facts = ["seat(0).\nseat(1).\ndo_play(0,milk).\n", "seat(0).\nseat(1).\ndo_play(0,time).\n"]
-    assert batch.differing(facts) == (frozenset({("do_play", 2)}),
+    assert narrow.differing(facts) == (frozenset({("do_play", 2)}),
                                       {"seat(0).", "seat(1).", ""})
-    assert batch.narrow_text(facts, {"seat(0).", "seat(1).", ""}, per_play).split("\n") == [
+    assert narrow.narrow_text(facts, {"seat(0).", "seat(1).", ""}, per_play).split("\n") == [
         "seat(0).", "seat(1).", "do_play(0,0,milk).", "table(0).", "do_play(1,0,time).",
         "table(1)."]
     program: list[Any] = []
     clingo.ast.parse_string("q(X) :- p(X). r(X, Y) :- q(X, Y). s :- r(1, 2).", program.append)
     # q/1 renamed is q/2, so q/2 (and what it derives) is renamed too
-    assert batch.reached_from(program, frozenset({("p", 1)})) == {
+    assert narrow.reached_from(program, frozenset({("p", 1)})) == {
         ("p", 1), ("q", 1), ("q", 2), ("r", 2), ("s", 0)}
-    many = [f"p{k}(1).\n" for k in range(batch.NARROW_INPUTS + 1)]
-    assert batch.differing(many) is None  # plays of different tables: the game's program
+    many = [f"p{k}(1).\n" for k in range(narrow.NARROW_INPUTS + 1)]
+    assert narrow.differing(many) is None  # plays of different tables: the game's program
 
 
 def test_narrow_programs_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    built = batch.Built(lambda key: key, "test-built", most=2)
+    built = rename.Built(lambda key: key, "test-built", most=2)
     monkeypatch.setattr(built, "get", lambda key: built.built.setdefault(key, key))
     for key in ("a", "b", "c"):
         built.ready(key)
@@ -247,7 +247,7 @@ def test_the_guard_names_no_predicate_of_a_program() -> None:
     for edition, expansions in GAMES:
         statements = (solve.program(edition=edition, expansions=expansions)
                       + solve.play_program(edition, expansions))
-        assert not any(n == plays.SOLVED for n, _ in batch.per_table_predicates(statements))
+        assert not any(n == plays.SOLVED for n, _ in rename.per_table_predicates(statements))
 
 
 @pytest.mark.slow

@@ -2,7 +2,7 @@
 of a hand: referee.together.play_responses) share clingo's fixed cost.
 
 A play's program (the rules program and the play program of its game: referee.moves) is
-renamed apart per play as batch.py renames the rules program per table, so that each play's
+renamed apart per play as rename.py renames the rules program per table, so that each play's
 atoms carry its number. Unlike a ruling, a play may have many answer sets (one per outcome or
 choice), and the answer sets of several plays in one program would combine, each play's with
 every other's. So every rule that can make a choice (a choice rule, a disjunction) and every
@@ -10,7 +10,7 @@ integrity constraint also gets `solved_table(T)` in its body, an atom a choice r
 for each play: the program is grounded once, then solved once per play under the assumptions
 that make `solved_table` true for that play alone. The other plays then make no choice and break
 no constraint, their atoms follow deterministically from their facts, and the answer sets of the
-play solved are, read apart (batch.split), exactly those of its program alone, though clingo may
+play solved are, read apart (rename.split), exactly those of its program alone, though clingo may
 meet them in another order (tests/rules/test_plays_together.py compares them play by play).
 
 Plays of one table (every card of a hand) differ only in their move facts, so only what those
@@ -33,18 +33,14 @@ import clingo.ast as A
 
 from .. import solve as solving
 from ..terms import Term, handles
-from .batch import (
-    NARROW_PROGRAMS,
+from .narrow import NARROW_PROGRAMS, Narrow, Signature, narrow_program, reached_from
+from .rename import (
     TABLE,
     Built,
     Game,
-    Narrow,
     Program,
-    Signature,
-    narrow_program,
     per_table_names,
     per_table_predicates,
-    reached_from,
     split,
     tag_program,
     tagged_text,
@@ -75,7 +71,7 @@ def guarded_program(statements: Sequence[A.AST],
                     per_table: frozenset[Signature] | None = None
                     ) -> tuple[tuple[A.AST, ...], frozenset[Signature]]:
     """The renamed-apart program of `statements` (the predicates `per_table`, by default every
-    predicate of a table: batch.per_table_predicates) with each per-play rule that chooses
+    predicate of a table: rename.per_table_predicates) with each per-play rule that chooses
     guarded by `solved_table(T)`, and the rule that leaves that atom open for every play; with
     the program's per-play predicates."""
     if per_table is None:
@@ -104,9 +100,10 @@ def _build_guarded(game: Game) -> Program:
     return Program(guarded, per_table, per_table_names(statements, per_table))
 
 
-# Built once per game (batch.Built): until then, `PROGRAMS.ready` answers None and the caller
+# Built once per game (rename.Built): until then, `PROGRAMS.ready` answers None and the caller
 # solves its plays one by one.
 PROGRAMS: Built[Game, Program] = Built(_build_guarded, "fluxx-plays-program")
+
 
 def _build_narrow(key: Narrow) -> Program:
     (edition, expansions), inputs = key
@@ -116,7 +113,7 @@ def _build_narrow(key: Narrow) -> Program:
     return Program(guarded, per_play, per_table_names(statements, per_play))
 
 
-# The narrow programs of plays (batch.narrow_program): plays of one table, which differ in
+# The narrow programs of plays (narrow.narrow_program): plays of one table, which differ in
 # their move facts alone (do_play/2, a choice/2, ...); other plays use the game's program.
 NARROW: Built[Narrow, Program] = Built(_build_narrow, "fluxx-narrow-plays-program",
                                        most=NARROW_PROGRAMS)
