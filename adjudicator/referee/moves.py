@@ -622,10 +622,17 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     elif len(outcomes) > 1 or more:
         result.open_choices = (open_choices_of(ctx, _brave(facts, _game_of(state))) if more
                                else _open_from(outcomes))
-    reveal = [a for a in first.args("open_reveal", 2)]
-    for seat, count in reveal:
-        result.open_choices.append({"key": "reveal", "kind": "unknown",
-                                    "player": ctx.player(seat), "count": count.number})
+    # the unknown cards a hand must name, in any outcome (a random pick may take the unknown
+    # card in one outcome only): read from every answer set, whatever order clingo met them in
+    reveal: dict[str | None, int] = {}
+    for symbols in models:
+        for seat, count in Atoms.of(symbols).args("open_reveal", 2):
+            name = ctx.player(seat)
+            reveal[name] = max(reveal.get(name, 0), count.number)
+    seats = [p.name for p in state.players]
+    for name in sorted(reveal, key=lambda n: seats.index(n) if n in seats else len(seats)):
+        result.open_choices.append({"key": "reveal", "kind": "unknown", "player": name,
+                                    "count": reveal[name]})
     return result
 
 
