@@ -577,17 +577,20 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
             "key": "card", "kind": "name",
             "options": sorted(card_of(c) for (c,) in named)}])
     sets: list[list[str]] = []
-    if sample is None and not choices.get("drawn"):
+    drawer = _drawer(models)
+    if sample is None and not choices.get("drawn") and drawer is not None:
         # the cards drawn from a pile given as a count matter at once (unseen_draws.lp: a
         # sub-hand's; creeper_moves.lp: the Creepers a draw into a hand brings): one outcome per
         # set it may draw (draw_odds: the likelier first), as many as may be listed
         # (at most MAX_OUTCOMES sets, whatever `limit`: each set is an outcome to ground and rule)
-        sets, set_odds, more_sets = _draw_sets(first, min(limit, MAX_OUTCOMES))
+        sets, set_odds, more_sets = _draw_sets(drawer, min(limit, MAX_OUTCOMES))
     if sets:
         facts += "".join(_set_facts(i, cards) for i, cards in enumerate(sets))
         models, more = _solve(facts, limit, None, _game_of(state))
         more = more or more_sets
-        models.sort(key=lambda m: Atoms.of(m).args("drawn_set", 1)[0][0].number)
+        # the outcomes that draw no set (a random first play's other cards) first, then the
+        # sets' in their order
+        models.sort(key=lambda m: [i.number for (i,) in Atoms.of(m).args("drawn_set", 1)] or [-1])
     outcomes: list[Outcome] = []
     seen: dict[str, Outcome] = {}
     for symbols in models:
@@ -618,7 +621,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     result = PlayResult(legal=True, outcomes=outcomes, truncated=more, cut_by_size=cut)
     if sets and more:  # what the sets not listed may draw (_draw_sets)
         result.open_choices = [o for o in _open_from(outcomes) if o["key"] != "drawn"] + [
-            _left_open(first)]
+            _left_open(drawer)]
     elif len(outcomes) > 1 or more:
         result.open_choices = (open_choices_of(ctx, _brave(facts, _game_of(state))) if more
                                else _open_from(outcomes))
@@ -634,6 +637,27 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         result.open_choices.append({"key": "reveal", "kind": "unknown", "player": name,
                                     "count": reveal[name]})
     return result
+
+
+# what a draw from a pile given as a count reads (_draw_sets, _left_open)
+_DRAW_ATOMS = (("odds_draw", 1), ("odds_hidden", 1), ("unseen_copies", 2), ("unseen_creeper", 2),
+               ("creeper_odds", 2), ("creeper_pool", 1), ("creeper_sets_short", 0))
+
+
+def _drawer(models: list[list[Any]]) -> Atoms | None:
+    """The atoms of an answer set whose draw from a pile given as a count lists its sets
+    (_draw_sets), when every answer set that draws so draws alike, whatever order clingo met
+    them in (a random first play draws only in the outcomes that pick such a card); None when
+    none draws so, or when they draw differently (a random pick between two such draws: each
+    draw is then told as a count)."""
+    found: dict[tuple[tuple[str, ...], ...], Atoms] = {}
+    for symbols in models:
+        atoms = Atoms.of(symbols)
+        if atoms.args("odds_draw", 1) or atoms.args("creeper_odds", 2):
+            key = tuple(tuple(sorted(str(a) for a in atoms.args(name, arity)))
+                        for name, arity in _DRAW_ATOMS)
+            found.setdefault(key, atoms)
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _draw_sets(first: Atoms, limit: int) -> tuple[list[list[str]], list[Fraction], bool]:
