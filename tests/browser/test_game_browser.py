@@ -87,10 +87,13 @@ def test_back_after_an_inline_ruling_returns_to_the_table_entered(page: Page) ->
     page.go_back()
     # Back misses htmx's history cache and reloads the editor holding the table. The page on
     # screen already shows Ann before that reload lands, so wait for the reloaded editor (its
-    # language links keep the table, where the inline ruling's pointed at the ruling) before
-    # going Forward: a Forward during the reload races it in Chromium.
+    # language links keep the table, where the inline ruling's pointed at the ruling) and for
+    # its load (htmx takes over the browser's history once the document is loaded) before going
+    # Forward: a Forward during the reload races it, and one before htmx is ready changes the
+    # address alone.
     expect(page.locator("#lang-switch a").first).to_have_attribute(
         "href", re.compile(r"^/\?state="))
+    page.wait_for_load_state("load")
     expect(page.locator("input[name='players-0-name']")).to_have_value("Ann")
     expect(page.locator("input[name='players-1-hand_size']")).to_have_value("2")
     expect(page.locator(".verdict")).to_have_count(0)
