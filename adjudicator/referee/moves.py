@@ -542,7 +542,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         more = False
     if not models:
         return _no_outcome(state, game, action, choices, seed)
-    first = Atoms.of(models[0])
+    read = [Atoms.of(m) for m in models]  # each answer set read once
+    first = read[0]
     illegal = first.args("illegal", 2)
     if illegal:
         cites = cites_of(first, ctx)
@@ -577,7 +578,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
             "key": "card", "kind": "name",
             "options": sorted(card_of(c) for (c,) in named)}])
     sets: list[list[str]] = []
-    drawer = _drawer(models)
+    drawer = _drawer(read)
     if sample is None and not choices.get("drawn") and drawer is not None:
         # the cards drawn from a pile given as a count matter at once (unseen_draws.lp: a
         # sub-hand's; creeper_moves.lp: the Creepers a draw into a hand brings): one outcome per
@@ -590,11 +591,11 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         more = more or more_sets
         # the outcomes that draw no set (a random first play's other cards) first, then the
         # sets' in their order
-        models.sort(key=lambda m: [i.number for (i,) in Atoms.of(m).args("drawn_set", 1)] or [-1])
+        read = sorted((Atoms.of(m) for m in models),
+                      key=lambda a: [i.number for (i,) in a.args("drawn_set", 1)] or [-1])
     outcomes: list[Outcome] = []
     seen: dict[str, Outcome] = {}
-    for symbols in models:
-        atoms = Atoms.of(symbols)
+    for atoms in read:
         new_state = next_state(state, atoms, keep, _joiner(action))
         picks, chance_keys, odds = picks_of(ctx, atoms), chance_keys_of(atoms), _odds(atoms)
         for (index,) in atoms.args("drawn_set", 1):  # the set drawn, each copy named
@@ -628,8 +629,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     # the unknown cards a hand must name, in any outcome (a random pick may take the unknown
     # card in one outcome only): read from every answer set, whatever order clingo met them in
     reveal: dict[str | None, int] = {}
-    for symbols in models:
-        for seat, count in Atoms.of(symbols).args("open_reveal", 2):
+    for atoms in read:
+        for seat, count in atoms.args("open_reveal", 2):
             name = ctx.player(seat)
             reveal[name] = max(reveal.get(name, 0), count.number)
     seats = [p.name for p in state.players]
@@ -644,15 +645,14 @@ _DRAW_ATOMS = (("odds_draw", 1), ("odds_hidden", 1), ("unseen_copies", 2), ("uns
                ("creeper_odds", 2), ("creeper_pool", 1), ("creeper_sets_short", 0))
 
 
-def _drawer(models: list[list[Any]]) -> Atoms | None:
+def _drawer(read: list[Atoms]) -> Atoms | None:
     """The atoms of an answer set whose draw from a pile given as a count lists its sets
     (_draw_sets), when every answer set that draws so draws alike, whatever order clingo met
     them in (a random first play draws only in the outcomes that pick such a card); None when
     none draws so, or when they draw differently (a random pick between two such draws: each
     draw is then told as a count)."""
     found: dict[tuple[tuple[str, ...], ...], Atoms] = {}
-    for symbols in models:
-        atoms = Atoms.of(symbols)
+    for atoms in read:
         if atoms.args("odds_draw", 1) or atoms.args("creeper_odds", 2):
             key = tuple(tuple(sorted(str(a) for a in atoms.args(name, arity)))
                         for name, arity in _DRAW_ATOMS)
