@@ -28,6 +28,7 @@ from adjudicator.engine.speed import batch, plays
 from adjudicator.referee.moves import play_response
 from adjudicator.referee.ruling import ruling_for, rulings_for
 from adjudicator.referee.simulate import GROUP, deal, deck, random_walk, simulate
+from adjudicator.referee.source_scope import scope_of
 from adjudicator.referee.together import play_responses
 from adjudicator.table.reader import parse_state
 from adjudicator.table.state import TableState
@@ -63,7 +64,10 @@ def warm(state: TableState) -> None:
     analyses of it and of the play program (a play and two outcomes ruled together on other
     tables of the game: about three seconds, once per process), and the program of plays asked
     together (engine/speed/plays.py) with its analysis, the narrow program of plays of one
-    table that differ in their card alone, and the narrow program of a discard's outcomes."""
+    table that differ in their card alone, the narrow program of a discard's outcomes, and the
+    decks of the FAQ entries (read on the first ruling that cites one: about 25 ms, once per
+    process)."""
+    scope_of("faq:002-01", state.edition)
     batch.tagged_program(state.edition, state.expansions)
     game = (state.edition, tuple(state.expansions))
     plays.PROGRAMS.get(game)  # the plays' program asked together (POST /api/plays)

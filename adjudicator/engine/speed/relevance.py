@@ -871,17 +871,21 @@ class _Trace:
         return made if made is not None else _lines(index, self.wanted)
 
 
-class _Node:
-    """A node of `_Answers`: the question asked here and where each answer leads, or (a leaf)
-    the answer of the analysis for the tables that came this way."""
+class _Tree:
+    """The nodes of `_Answers` as numbers (the root is 0), in dicts of numbers, which Python's
+    garbage collector does not track: as objects, one per node, they were about 60% of what it
+    tracked in a process that had answered a few dozen "what if"s, and every full collection
+    walked them all (a pause twice as long; bench/HISTORY.md)."""
 
-    __slots__ = ("question", "yes", "no", "trace")
+    __slots__ = ("asks", "child", "traces", "questions", "numbers", "size")
 
     def __init__(self) -> None:
-        self.question: Question | None = None
-        self.yes: _Node | None = None
-        self.no: _Node | None = None
-        self.trace: _Trace | None = None
+        self.asks: dict[int, int] = {}  # node -> the number of the question asked there
+        self.child: dict[int, int] = {}  # 2 * node + answer (1: yes) -> the node it leads to
+        self.traces: dict[int, _Trace] = {}  # leaf -> the answer for the tables that came so
+        self.questions: list[Question] = []  # by number
+        self.numbers: dict[Question, int] = {}
+        self.size = 1
 
 
 class _Answers:
@@ -893,44 +897,54 @@ class _Answers:
     tree starts afresh (memo.py's way: no bookkeeping per lookup)."""
 
     def __init__(self) -> None:
-        self.root = _Node()
-        self.leaves = 0
+        self.tree = _Tree()
+
+    @property
+    def leaves(self) -> int:
+        return len(self.tree.traces)
 
     def find(self, indexes: Sequence[FactIndex]) -> _Trace | None:
-        node: _Node | None = self.root
+        tree = self.tree  # (one tree throughout: `add` may start a new one meanwhile)
+        asks, child, traces, questions = tree.asks, tree.child, tree.traces, tree.questions
+        node: int | None = 0
         while node is not None:
-            if node.trace is not None:
-                return node.trace
-            question = node.question
-            if question is None:
+            trace = traces.get(node)
+            if trace is not None:
+                return trace
+            number = asks.get(node)
+            if number is None:
                 return None
-            k, sig, positions, values = question
-            node = node.yes if indexes[k].has(sig, positions, values) else node.no
+            k, sig, positions, values = questions[number]
+            node = child.get(2 * node + indexes[k].has(sig, positions, values))
         return None
 
     def add(self, questions: Sequence[tuple[Question, bool]], trace: _Trace) -> None:
         """Keeps `trace` at the end of the path of its `questions` (under the caller's lock)."""
-        if self.leaves >= TRACES:
-            self.root, self.leaves = _Node(), 0
-        node = self.root
+        if len(self.tree.traces) >= TRACES:
+            self.tree = _Tree()
+        tree = self.tree
+        asks, child, traces, numbers = tree.asks, tree.child, tree.traces, tree.numbers
+        node = 0
         for question, answer in questions:
-            if node.trace is not None:
+            if node in traces:
                 return  # an answer for these tables is kept already
-            if node.question is None:
-                node.question = question
-            elif node.question != question:
+            number = numbers.get(question)
+            if number is None:
+                number = numbers[question] = len(tree.questions)
+                tree.questions.append(question)
+            asked = asks.get(node)
+            if asked is None:
+                asks[node] = number
+            elif asked != number:
                 return  # the analysis asked otherwise after the same answers: not kept
-            child = node.yes if answer else node.no
-            if child is None:
-                child = _Node()
-                if answer:
-                    node.yes = child
-                else:
-                    node.no = child
-            node = child
-        if node.trace is None and node.question is None:
-            node.trace = trace
-            self.leaves += 1
+            key = 2 * node + answer
+            next_node = child.get(key)
+            if next_node is None:
+                next_node = child[key] = tree.size
+                tree.size += 1
+            node = next_node
+        if node not in traces and node not in asks:
+            traces[node] = trace
 
 
 @dataclass(frozen=True)
