@@ -267,3 +267,22 @@ def test_what_nginx_refuses_itself_is_in_the_contract_shape(fronted) -> None:
     status, headers, body = _get(port, "/faq?q=" + "a" * 9000)
     assert status == 414
     assert json.loads(body)["errors"][0]["message"]["zh"]
+
+
+def test_the_workers_are_forked_with_the_serving_collector_thresholds(monkeypatch) -> None:
+    # gunicorn's workers keep what the master set before forking them: a young collection every
+    # 700 allocations brought on a full one, a pause of every thread, about once a second
+    import gc
+
+    from gunicorn.app.base import BaseApplication
+
+    from adjudicator.web import server
+
+    seen: list[tuple[int, int, int]] = []
+    monkeypatch.setattr(BaseApplication, "run", lambda self: seen.append(gc.get_threshold()))
+    before = gc.get_threshold()
+    try:
+        server.run_gunicorn(object(), "127.0.0.1:0", 1, 1)
+    finally:
+        gc.set_threshold(*before)
+    assert seen == [server.GC_THRESHOLDS] and server.GC_THRESHOLDS[0] > before[0]
