@@ -8,7 +8,7 @@ import os
 import pytest
 
 try:
-    from playwright.sync_api import Page, expect
+    from playwright.sync_api import Page, Route, expect
 except ImportError:  # without Playwright: skip here, fail on CI (see conftest.py)
     if os.environ.get("CI"):
         raise
@@ -18,4 +18,4 @@ except ImportError:  # without Playwright: skip here, fail on CI (see conftest.p
 # as the pages' own default timeout (conftest.py): a ruling on a busy machine takes seconds
 expect.set_options(timeout=15_000)
 
-__all__ = ["Page", "expect"]
+__all__ = ["Page", "Route", "expect"]

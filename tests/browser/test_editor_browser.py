@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.browser.pw import Page, expect
+from tests.browser.pw import Page, Route, expect
 from tests.browser.test_ui_browser import pick
 
 pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
@@ -28,6 +28,25 @@ def test_a_typo_or_a_number_word_still_finds_the_card(page: Page, query: str, ca
     field = "rules" if card != "jackpot" else "players-0-hand"
     found = options(page, field, query)
     expect(found.first).to_have_attribute("data-card", card)
+    assert not page.js_errors, page.js_errors
+
+
+def test_a_typo_typed_before_the_fuzzy_search_arrives_is_matched_when_it_does(
+        page: Page) -> None:
+    # Fuse.js is loaded apart (a module): on a slow connection the player may type first
+    held: list[Route] = []
+    page.route("**/fuse.basic.min.mjs", lambda route: held.append(route))
+    page.goto("/")
+    found = options(page, "rules", "Infaltion")
+    expect(found.first).to_have_text("No card matches")
+    for _ in range(100):  # the module asked for, and held
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the editor asks for Fuse.js on its own"
+    for route in held:
+        route.continue_()
+    expect(found.first).to_have_attribute("data-card", "inflation")
     assert not page.js_errors, page.js_errors
 
 

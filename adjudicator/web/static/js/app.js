@@ -322,7 +322,10 @@
     });
 
     this.reload = function () {
-      loadFuse(form).then(function (loaded) { Fuse = loaded; });
+      loadFuse(form).then(function (loaded) {
+        Fuse = loaded;
+        if (!list.hidden) { drawList(); } // typed before Fuse.js arrived: a typo matches now
+      });
       return loadCatalog(form).then(function (loaded) {
         cards = loaded;
         drawChips();
