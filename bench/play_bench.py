@@ -4,18 +4,22 @@ and simulated games across the editions (moves per second, the time of N games, 
 violations).
 
     python bench/play_bench.py [--tables 5] [--hands 5] [--games 1000] [--max-steps 40]
-                               [--jobs CORES] [--group 16]
+                               [--jobs CORES] [--group 16] [--collector serving|python]
 
 Figures only; nothing is asserted (timings depend on the machine and its load). The tables are
 mid-game tables of simulated games (random legal moves from a deal), the active player's hand
 made up to 7 cards from the draw pile, at a moment that player may play a card (the play
 phase). Targets (bench/README.md): what if at most 14 lone rulings, the 21-card discard at most
-10, 1,000 games under 10 minutes.
+10, 1,000 games under 10 minutes. `--collector serving` (the default) runs with the garbage
+collector's thresholds of the served workers (web/server.py), which answer the "what if"s and
+discards of users; `python` keeps Python's own, as a process of the CLI has them (the games'
+processes of `--jobs` above 1 are spawned with Python's own, whichever is chosen).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import statistics
@@ -32,6 +36,7 @@ from adjudicator.referee.source_scope import scope_of
 from adjudicator.referee.together import play_responses
 from adjudicator.table.reader import parse_state
 from adjudicator.table.state import TableState
+from adjudicator.web.server import tune_collector
 
 GAMES = [("fluxx", ()), ("fluxx", ("creepers",)), ("fluxx", ("surprises",)),
          ("fluxx", ("creepers", "surprises")), ("math", ()), ("fluxxnomic", ())]
@@ -196,7 +201,11 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=40)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--group", type=int, default=GROUP)
+    parser.add_argument("--collector", choices=("serving", "python"), default="serving")
     args = parser.parse_args()
+    if args.collector == "serving":
+        tune_collector()
+    print(f"garbage collector: {args.collector} thresholds {gc.get_threshold()}")
     if args.tables > 0:
         bench_what_if(args.tables)
     if args.hands > 0:
