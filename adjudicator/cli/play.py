@@ -114,6 +114,12 @@ def play_text(response: dict, lang: str = "en") -> str:
         options = ", ".join(json.dumps(o, ensure_ascii=False) for o in choice.get("options", []))
         lines.append(say("open_choice_line", label=say("open_choice"), key=choice["key"],
                          kind=choice["kind"], options=options))
+    for entry in response.get("outcomes_unknown", []):
+        picks = _choice_words(entry["choices"], response, cards) if lang == "zh" else (
+            json.dumps(entry["choices"], ensure_ascii=False))
+        odds = (say("odds", label=say("probability"), p=entry["probability"])
+                if "probability" in entry else "")
+        lines.append(say("unknown_line", label=say("unknown_outcome"), picks=picks, odds=odds))
     for i, outcome in enumerate(response["outcomes"], start=1):
         s = outcome["state"]
         picks = _choice_words(outcome.get("choices", {}), response, cards) if lang == "zh" else (

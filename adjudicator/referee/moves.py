@@ -113,11 +113,17 @@ class PlayResult:
     truncated: bool = False
     unknown_effect: bool = False
     cut_by_size: bool = False  # outcomes left out for MAX_OUTCOME_BYTES (truncated too)
+    # the random results (and decisions) that lead to a play whose effect is unknown (a card no
+    # rule plays, its text missing: `reasons` says which), with their probability: no table can
+    # be given for them, so they are not among `outcomes`
+    unknown: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out = {"ok": True, "legal": self.legal, "reasons": self.reasons,
                "outcomes": [o.to_json() for o in self.outcomes],
                "open_choices": self.open_choices}
+        if self.unknown:
+            out["outcomes_unknown"] = self.unknown
         if len(self.outcomes) > 1:
             out["groups"] = groups(self.outcomes)
         if self.truncated:
@@ -549,11 +555,14 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         cites = cites_of(first, ctx)
         return PlayResult(legal=False, reasons=[f for f in findings_of(first, ctx, cites)
                                                 if f["key"] in {k.name for k, _ in illegal}])
-    if first.args("play_effect_unknown", 1):
-        # the rules say what playing the card does is unknown (rules_asp/moves/actions.lp)
-        cites = cites_of(first, ctx)
-        return PlayResult(legal=True, unknown_effect=True, reasons=[
-            f for f in findings_of(first, ctx, cites) if f["key"] == "play_text_missing"])
+    # the answer sets in which the rules say what playing the card does is unknown
+    # (rules_asp/moves/actions.lp): every one for such a card played, some only for a random
+    # first play that may pick it, whatever order clingo met them in
+    missing, unknown = _unknown_effect(ctx, read)
+    read = [atoms for atoms in read if not atoms.args("play_effect_unknown", 1)]
+    if not read:
+        return PlayResult(legal=True, unknown_effect=True, reasons=missing)
+    first = read[0]
     asked = first.args("number_open", 3)
     if asked and sample is not None:
         # a random player (the simulator) chooses the number the rules ask for
@@ -591,7 +600,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         more = more or more_sets
         # the outcomes that draw no set (a random first play's other cards) first, then the
         # sets' in their order
-        read = sorted((Atoms.of(m) for m in models),
+        read = sorted((a for a in map(Atoms.of, models) if not a.args("play_effect_unknown", 1)),
                       key=lambda a: [i.number for (i,) in a.args("drawn_set", 1)] or [-1])
     outcomes: list[Outcome] = []
     seen: dict[str, Outcome] = {}
@@ -619,13 +628,15 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     if with_ruling:  # ruled in order, as long as the answer can hold them
         outcomes, cut = _within_size(outcomes, game)
         more = more or cut
-    result = PlayResult(legal=True, outcomes=outcomes, truncated=more, cut_by_size=cut)
+    result = PlayResult(legal=True, reasons=missing, outcomes=outcomes, truncated=more,
+                        cut_by_size=cut, unknown=[_unknown_json(u) for u in unknown])
+    picked = [(o.picks, o.chance_keys) for o in outcomes] + [(p, k) for p, k, _ in unknown]
     if sets and more:  # what the sets not listed may draw (_draw_sets)
-        result.open_choices = [o for o in _open_from(outcomes) if o["key"] != "drawn"] + [
+        result.open_choices = [o for o in _open_from(picked) if o["key"] != "drawn"] + [
             _left_open(drawer)]
-    elif len(outcomes) > 1 or more:
+    elif len(picked) > 1 or more:
         result.open_choices = (open_choices_of(ctx, _brave(facts, _game_of(state))) if more
-                               else _open_from(outcomes))
+                               else _open_from(picked))
     # the unknown cards a hand must name, in any outcome (a random pick may take the unknown
     # card in one outcome only): read from every answer set, whatever order clingo met them in
     reveal: dict[str | None, int] = {}
@@ -638,6 +649,35 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         result.open_choices.append({"key": "reveal", "kind": "unknown", "player": name,
                                     "count": reveal[name]})
     return result
+
+
+def _unknown_effect(ctx: Context, read: list[Atoms]
+                    ) -> tuple[list[dict[str, Any]],
+                               list[tuple[dict[str, list[Any]], frozenset[str], Fraction | None]]]:
+    """Of the answer sets in which what playing the card does is unknown (play_effect_unknown):
+    their `play_text_missing` findings, each once, and each one's (picks, chance keys,
+    probability), one per distinct picks."""
+    reasons: dict[str, dict[str, Any]] = {}
+    unknown: dict[str, tuple[dict[str, list[Any]], frozenset[str], Fraction | None]] = {}
+    for atoms in read:
+        if not atoms.args("play_effect_unknown", 1):
+            continue
+        for f in findings_of(atoms, ctx, cites_of(atoms, ctx)):
+            if f["key"] == "play_text_missing":
+                reasons.setdefault(f["text"]["en"], f)
+        picks = picks_of(ctx, atoms)
+        unknown.setdefault(repr(sorted(picks.items())),
+                           (picks, chance_keys_of(atoms), _odds(atoms)))
+    return list(reasons.values()), list(unknown.values())
+
+
+def _unknown_json(entry: tuple[dict[str, list[Any]], frozenset[str], Fraction | None]
+                  ) -> dict[str, Any]:
+    picks, _, odds = entry
+    out: dict[str, Any] = {"choices": picks}
+    if odds is not None:
+        out["probability"] = str(odds)
+    return out
 
 
 # what a draw from a pile given as a count reads (_draw_sets, _left_open)
@@ -732,7 +772,7 @@ def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
                      for o in sub.outcomes]
     result.outcomes = outcomes
     if len(outcomes) > 1 and not result.open_choices:
-        result.open_choices = _open_from(outcomes)
+        result.open_choices = _open_from((o.picks, o.chance_keys) for o in outcomes)
     return result
 
 
@@ -740,15 +780,18 @@ def _times(a: Fraction | None, b: Fraction | None) -> Fraction | None:
     return b if a is None else a if b is None else a * b
 
 
-def _open_from(outcomes: list[Outcome]) -> list[dict[str, Any]]:
+def _open_from(picked: Iterable[tuple[dict[str, list[Any]], frozenset[str]]]
+               ) -> list[dict[str, Any]]:
+    """The keys of several outcomes' `(picks, chance keys)` with more than one value among
+    them, as open choices."""
     options: dict[str, list[Any]] = defaultdict(list)
     kinds: dict[str, str] = {}
-    for o in outcomes:
-        for key, values in o.picks.items():
+    for picks, chance_keys in picked:
+        for key, values in picks.items():
             for v in values:
                 if v not in options[key]:
                     options[key].append(v)
-            kinds[key] = "chance" if key in o.chance_keys else "choice"
+            kinds[key] = "chance" if key in chance_keys else "choice"
     return [{"key": k, "kind": kinds[k], "options": sorted(v, key=str)}
             for k, v in sorted(options.items()) if len(v) > 1]
 
@@ -814,9 +857,10 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
                                                   "/play/choices"))
         if not sub.legal:
             return sub
-        result = PlayResult(legal=True, reasons=result.reasons, outcomes=sub.outcomes,
-                            open_choices=sub.open_choices, truncated=sub.truncated,
-                            cut_by_size=sub.cut_by_size)
+        result = PlayResult(legal=True, reasons=result.reasons + sub.reasons,
+                            outcomes=sub.outcomes, open_choices=sub.open_choices,
+                            truncated=sub.truncated, cut_by_size=sub.cut_by_size,
+                            unknown=sub.unknown)
     result = _made_at_once(_fit(result, game), game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)

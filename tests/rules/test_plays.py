@@ -52,7 +52,8 @@ def run_case(case: dict[str, Any]) -> dict[str, Any]:
 def assert_odds_add_up(response: dict[str, Any]) -> None:
     """Outcomes are grouped by their decisions (`groups`, one per decision when there are
     several outcomes); where every outcome of a group is listed and drew something at random,
-    the probabilities of the group add up to 1."""
+    the probabilities of the group add up to 1, with those of the group's random results whose
+    effect is unknown (`outcomes_unknown`, listed without a table)."""
     outcomes = response["outcomes"]
     if len(outcomes) < 2:
         assert "groups" not in response
@@ -66,6 +67,8 @@ def assert_odds_add_up(response: dict[str, Any]) -> None:
         if response.get("outcomes_truncated") or None in odds:
             assert len(group["outcomes"]) == 1 or None not in odds, group
             continue
+        odds += [u["probability"] for u in response.get("outcomes_unknown", [])
+                 if u["choices"].items() >= group["choices"].items()]
         assert sum(Fraction(o) for o in odds) == 1, group
 
 
@@ -116,6 +119,8 @@ def test_play_scenario(case: dict[str, Any]) -> None:
                      for g in response["groups"])
         assert got == sorted(repr((g["choices"], sorted(g["probabilities"])))
                              for g in want["groups"])
+    # the random results whose effect is unknown, listed without a table (a promo card picked)
+    assert response.get("outcomes_unknown", []) == want.get("outcomes_unknown", [])
     if "findings" in want:
         keys = {f["key"] for f in outcomes[0]["play_findings"]}
         assert set(want["findings"]) <= keys, keys
@@ -194,6 +199,42 @@ def test_promo_card_effect_unknown() -> None:
     assert result["reasons"][0]["sources"][0]["id"] == "card:join_the_fluxx_fan_club"
 
 
+def test_a_random_pick_of_a_card_of_unknown_effect_whatever_order_clingo_meets_it(
+        monkeypatch) -> None:
+    """First Play Random with Join the Fluxx Fan Club in hand: the answer is the same whether
+    clingo meets the answer set that picks it first or last (it was read from the first one: no
+    outcome at all, or an outcome with the card still in hand)."""
+    state = parse_state({
+        "players": [{"name": "Ann", "hand": ["Love", "Join the Fluxx Fan Club", "Milk"]},
+                    {"name": "Bo", "hand": ["Cookies"]}],
+        "active": "Ann", "rules": ["First Play Random", "Play 2"], "goals": [],
+        "turn": {"drawn": 1, "played": 0}, "draw_pile": 30, "discard_pile": []})
+    answers = [moves.play_response(state, {"kind": "play_random"})]
+    solved = moves._solve
+    for order in (reversed, lambda m: m[1:] + m[:1]):
+        monkeypatch.setattr(moves, "_solve", lambda *a, order=order, **k: (
+            lambda found: (list(order(found[0])), found[1]))(solved(*a, **k)))
+        answers.append(moves.play_response(state, {"kind": "play_random"}))
+    for answer in answers:
+        assert answer["legal"] is True
+        assert sorted(o["choices"]["random"][0] for o in answer["outcomes"]) == ["love", "milk"]
+        assert all(o["probability"] == "1/3" for o in answer["outcomes"])
+        assert not any("join_the_fluxx_fan_club" not in o["state"]["players"][0]["hand"]
+                       for o in answer["outcomes"])
+        assert answer["outcomes_unknown"] == [
+            {"choices": {"random": ["join_the_fluxx_fan_club"]}, "probability": "1/3"}]
+        assert [r["key"] for r in answer["reasons"]] == ["play_text_missing"]
+        assert answer["open_choices"] == [{"key": "random", "kind": "chance", "options": [
+            "join_the_fluxx_fan_club", "love", "milk"]}]
+    def told(answer: dict[str, Any]) -> list[str]:  # the engine's timings aside
+        return sorted(json.dumps({**o, "ruling": {k: v for k, v in o["ruling"].items()
+                                                  if k != "engine"}}, sort_keys=True)
+                      for o in answer["outcomes"])
+
+    for answer in answers[1:]:  # the same outcomes, whatever order they come in
+        assert told(answer) == told(answers[0])
+
+
 def test_bad_choice_is_an_input_error() -> None:
     case = next(c for _, c in CASES if c["id"] == "lets-simplify-chosen")
     state = parse_state(case["state"])
@@ -262,6 +303,22 @@ def test_cli_play_text_with_open_choices(tmp_path: Path,
     assert main(["play", str(path), "Use What You Take"]) == 0
     out = capsys.readouterr().out
     assert "open choice opponent (choice)" in out and "(probability 1/4)" in out
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", 'not listed, its effect unknown: {"random": ["join_the_fluxx_fan_club"]} '
+           "(probability 1/2)"),
+    ("zh", "未列出（效果未知）：随机抽到的牌：「加入Fluxx爱好者俱乐部」（概率1/2）"),
+])
+def test_cli_play_text_lists_a_random_pick_of_unknown_effect(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, line: str) -> None:
+    case = next(c for _, c in CASES
+                if c["id"] == "first-play-random-may-pick-a-card-of-unknown-effect")
+    path = tmp_path / "state.yaml"
+    path.write_text(yaml.safe_dump(case["state"], allow_unicode=True), encoding="utf-8")
+    assert main(["play", str(path), "--kind", "play_random", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert line in out.splitlines(), out
 
 
 # ---- hygiene -----

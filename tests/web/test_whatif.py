@@ -11,6 +11,7 @@ the address bar in Chromium).
 6. An inline (htmx) ruling pushes its permalink to the address bar, and the language switch
    it swaps in keeps the table.
 7. The language links of a What-if result (a POST) lead somewhere a GET can reach.
+8. A random pick whose effect is unknown is told apart from the outcomes, with its odds.
 """
 
 from __future__ import annotations
@@ -256,3 +257,29 @@ def test_whatif_result_language_links_lead_to_a_page(client):
         # the ruling the What-if was asked from, in that language
         assert urlsplit(link).path == "/ruling"
         assert parse_qs(urlsplit(link).query) == {"state": table, "lang": [code]}
+
+
+# --- 8. a random pick whose effect is unknown --------------------------------------------------
+
+FAN_CLUB = {"players": [{"name": "Ann", "hand": ["Love", "Join the Fluxx Fan Club"]},
+                        {"name": "Bo", "hand": ["Cookies"]}],
+            "active": "Ann", "rules": ["First Play Random", "Play 2"],
+            "turn": {"drawn": 1, "played": 0}, "draw_pile": 30}
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", ["Not listed, since what happens then is unknown (see above):",
+            "Join the Fluxx Fan Club", "what playing it does is unknown"]),
+    ("zh", ["未列出（此时的结果未知，见上）：", "「加入Fluxx爱好者俱乐部」"]),
+])
+def test_a_random_pick_of_unknown_effect_is_told_apart_from_the_outcomes(client, lang, words):
+    [move] = [f for f in whatif_forms(ruling_page(client, FAN_CLUB, lang), moves=True)
+              if f["kind"] == "play_random"]
+    body = what_if(client, FAN_CLUB, lang, play=json.dumps({"kind": "play_random",
+                                                            "player": move.get("player")}))
+    unknown = re.findall(r'<p class="unknown-outcome">(.*?)</p>', body, re.S)
+    assert len(unknown) == 1 and "1/2" in unknown[0]
+    text = re.sub(r"<[^>]+>", "", unescape(body))
+    for word in words:
+        assert word in text, word
+    assert body.count('<article class="outcome') == 1  # the one outcome with a table: Love

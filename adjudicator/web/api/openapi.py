@@ -176,6 +176,15 @@ SCHEMAS: dict[str, Any] = {
             "outcomes_truncated": {"type": "boolean",
                                    "description": "more outcomes than are listed: more than "
                                                   "24, or more than the size limit holds"},
+            "outcomes_unknown": {
+                "type": "array",
+                "description": "the random results (and choices) after which what the play "
+                               "does is unknown (a card no rule plays, its text missing: "
+                               "`reasons` says which), with their probability; no table can be "
+                               "given for them, so they are not among `outcomes`",
+                "items": {"type": "object", "required": ["choices"],
+                          "properties": {"choices": {"type": "object"},
+                                         "probability": {"type": "string"}}}},
             "outcomes_size_limit": {"type": "integer", "const": MAX_OUTCOME_BYTES,
                                     "description": "present when the size limit cut the "
                                                    "outcomes: bytes of JSON"},
