@@ -135,7 +135,8 @@ class PlayResult:
 
 def groups(outcomes: list[Outcome]) -> list[dict[str, Any]]:
     """The outcomes grouped by the decisions that lead to them: outcomes that differ only in
-    random results share a group (their probabilities add up to 1 when all are listed). Groups
+    random results share a group (their probabilities add up to 1 when all are listed, with
+    those of the group's random results whose effect is unknown: PlayResult.unknown). Groups
     and the outcomes in them keep the outcomes' order (those in which someone wins first)."""
     out: list[dict[str, Any]] = []
     index: dict[str, dict[str, Any]] = {}

@@ -307,8 +307,8 @@ def test_cli_play_text_with_open_choices(tmp_path: Path,
 
 @pytest.mark.parametrize(("lang", "line"), [
     ("en", 'not listed, its effect unknown: {"random": ["join_the_fluxx_fan_club"]} '
-           "(probability 1/2)"),
-    ("zh", "未列出（效果未知）：随机抽到的牌：「加入Fluxx爱好者俱乐部」（概率1/2）"),
+           "(probability 1/3)"),
+    ("zh", "未列出（效果未知）：随机抽到的牌：「加入Fluxx爱好者俱乐部」（概率1/3）"),
 ])
 def test_cli_play_text_lists_a_random_pick_of_unknown_effect(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str, line: str) -> None:

@@ -184,7 +184,9 @@ SCHEMAS: dict[str, Any] = {
                                "given for them, so they are not among `outcomes`",
                 "items": {"type": "object", "required": ["choices"],
                           "properties": {"choices": {"type": "object"},
-                                         "probability": {"type": "string"}}}},
+                                         "probability": {
+                                             "type": "string",
+                                             "pattern": r"^[0-9]+(/[0-9]+)?$"}}}},
             "outcomes_size_limit": {"type": "integer", "const": MAX_OUTCOME_BYTES,
                                     "description": "present when the size limit cut the "
                                                    "outcomes: bytes of JSON"},
