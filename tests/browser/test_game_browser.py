@@ -9,7 +9,7 @@ import re
 import pytest
 
 from adjudicator.web.pages.forms import encode_state
-from tests.browser.pw import Page, expect
+from tests.browser.pw import Page, Route, expect
 from tests.browser.test_ui_browser import fill_two_seats
 from tests.web.ui_pages import GAME
 
@@ -98,6 +98,29 @@ def test_back_after_an_inline_ruling_returns_to_the_table_entered(page: Page) ->
     expect(page.locator("input[name='players-1-hand_size']")).to_have_value("2")
     expect(page.locator(".verdict")).to_have_count(0)
     page.go_forward()
+    expect(page.locator(".verdict")).to_be_visible()
+    assert not page.js_errors, page.js_errors
+
+
+def test_forward_before_the_pages_scripts_have_loaded_still_shows_the_ruling(
+        page: Page) -> None:
+    # On a slow connection the player may press Forward (to the ruling htmx pushed) while the
+    # reloaded editor's scripts are still on their way: the page must follow the address
+    fill_two_seats(page)
+    page.click("#get-ruling")
+    expect(page.locator("#result .verdict")).to_be_visible()
+    held: list[Route] = []
+    page.route("**/htmx.min.js", lambda route: held.append(route))
+    page.go_back()
+    # the reloaded editor's HTML (its language links keep the table), htmx not yet arrived
+    expect(page.locator("#lang-switch a").first).to_have_attribute(
+        "href", re.compile(r"^/\?state="))
+    expect(page.locator(".verdict")).to_have_count(0)
+    assert held, "the reloaded editor asks for htmx"
+    page.go_forward(wait_until="commit")
+    expect(page.locator(".verdict")).to_be_visible(timeout=5_000)
+    assert "/ruling?state=" in page.url
+    page.unroute_all(behavior="ignoreErrors")  # the requests of the pages left are gone
     expect(page.locator(".verdict")).to_be_visible()
     assert not page.js_errors, page.js_errors
 
