@@ -111,7 +111,6 @@ class PlayResult:
     outcomes: list[Outcome] = field(default_factory=list)
     open_choices: list[dict[str, Any]] = field(default_factory=list)
     truncated: bool = False
-    unknown_effect: bool = False
     cut_by_size: bool = False  # outcomes left out for MAX_OUTCOME_BYTES (truncated too)
     # the random results (and decisions) that lead to a play whose effect is unknown (a card no
     # rule plays, its text missing: `reasons` says which), with their probability: no table can
@@ -559,10 +558,10 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     # the answer sets in which the rules say what playing the card does is unknown
     # (rules_asp/moves/actions.lp): every one for such a card played, some only for a random
     # first play that may pick it, whatever order clingo met them in
-    missing, unknown = _unknown_effect(ctx, read)
+    missing, unknown = _unknown_effect(ctx, [a for a in read if a.args("play_effect_unknown", 1)])
     read = [atoms for atoms in read if not atoms.args("play_effect_unknown", 1)]
     if not read:
-        return PlayResult(legal=True, unknown_effect=True, reasons=missing)
+        return PlayResult(legal=True, reasons=missing)
     first = read[0]
     asked = first.args("number_open", 3)
     if asked and sample is not None:
@@ -655,14 +654,12 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
 def _unknown_effect(ctx: Context, read: list[Atoms]
                     ) -> tuple[list[dict[str, Any]],
                                list[tuple[dict[str, list[Any]], frozenset[str], Fraction | None]]]:
-    """Of the answer sets in which what playing the card does is unknown (play_effect_unknown):
+    """Of answer sets in which what playing the card does is unknown (play_effect_unknown):
     their `play_text_missing` findings, each once, and each one's (picks, chance keys,
     probability), one per distinct picks."""
     reasons: dict[str, dict[str, Any]] = {}
     unknown: dict[str, tuple[dict[str, list[Any]], frozenset[str], Fraction | None]] = {}
     for atoms in read:
-        if not atoms.args("play_effect_unknown", 1):
-            continue
         for f in findings_of(atoms, ctx, cites_of(atoms, ctx)):
             if f["key"] == "play_text_missing":
                 reasons.setdefault(f["text"]["en"], f)
