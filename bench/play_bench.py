@@ -4,7 +4,7 @@ and simulated games across the editions (moves per second, the time of N games, 
 violations).
 
     python bench/play_bench.py [--tables 5] [--hands 5] [--games 1000] [--max-steps 40]
-                               [--jobs CORES] [--group 16] [--collector serving|python]
+                               [--jobs CORES] [--group 32] [--collector serving|python]
 
 Figures only; nothing is asserted (timings depend on the machine and its load). The tables are
 mid-game tables of simulated games (random legal moves from a deal), the active player's hand

@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "about the number of cores to use them all)")
     s.add_argument("--group", type=int, default=None,
                    help="games played in lockstep in one process, their calls into the engine "
-                        "worked out together (at most; default 16; 1: each game on its own; "
+                        "worked out together (at most; default 32; 1: each game on its own; "
                         "with --jobs, groups that share the processes evenly)")
     s.add_argument("--json", action="store_true", help="print every game's result as JSON")
     s.set_defaults(func=run_simulate)
