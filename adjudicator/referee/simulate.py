@@ -231,8 +231,9 @@ def play_game(seed: int, players: int = 3, max_steps: int = 200, check: bool = T
 # Games played in lockstep in one process: their calls into the engine (each move's play
 # program, each table's ruling) are worked out together (together.run_together), which costs a
 # fraction of what the same calls cost one after the other (bench/play_bench.py). Groups of
-# about 28 played 13% to 33% more moves per CPU-second than groups of 14 in every game kind;
-# groups of 42 and 56 no more than 28 (a batch of rulings is split above batch.MAX_BATCH).
+# 28 played 13% to 33% more moves per CPU-second than groups of 14 on average in the four game
+# kinds measured (9% to 33% run against run); groups of 42 and 56 no more than 28 (a batch of
+# rulings is split above batch.MAX_BATCH): bench/HISTORY.md.
 GROUP = 32
 
 
@@ -261,8 +262,8 @@ def play_games(seeds: Sequence[int], players: int = 3, max_steps: int = 200, che
 def group_size(games: int, group: int, jobs: int) -> int:
     """The games of a group: at most `group`, and with `jobs` processes the groups made as many
     as a multiple of `jobs` (each process plays as many groups as the others, so none plays a
-    last group alone while the others wait: 166 games in groups of 32 on 2 processes are 6
-    groups of 28, not 5 of 32 and one of 6)."""
+    last group alone while the others wait: 150 games in groups of 32 on 2 processes are 6
+    groups of 25, not 4 of 32 and one of 22)."""
     group = max(1, group)
     if jobs <= 1 or games <= 0:
         return group

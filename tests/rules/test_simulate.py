@@ -120,6 +120,7 @@ def test_games_played_at_once_are_the_games_played_alone() -> None:
 
 @pytest.mark.parametrize(("games", "group", "jobs", "size", "groups"), [
     (166, 16, 2, 14, 12),  # 6 groups a process, rather than 11 groups of 16 (6 and 5)
+    (150, 32, 2, 25, 6),  # 3 groups a process, rather than 5 groups (4 of 32, one of 22)
     (32, 16, 2, 16, 2), (6, 4, 2, 3, 2), (5, 16, 1, 16, 1), (5, 16, 2, 3, 2), (1, 16, 2, 1, 1),
     (7, 1, 2, 1, 7)])
 def test_groups_share_the_processes_evenly(games: int, group: int, jobs: int, size: int,
