@@ -92,26 +92,32 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
 
 
-def server_cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) used so far by the server: the master and all its descendants
-    (the workers, and nginx with its worker under --front nginx)."""
+def server_cpu_by_process(pid: int) -> dict[int, float]:
+    """CPU time (user + system) used so far by each process of the server: the master and all
+    its descendants (the workers, and nginx with its worker under --front nginx)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    pids, seen = [pid], set()
+    used: dict[int, float] = {}
+    pids = [pid]
     while pids:
         p = pids.pop()
-        if p in seen:
+        if p in used:
             continue
-        seen.add(p)
         try:
             with open(f"/proc/{p}/task/{p}/children", encoding="ascii") as f:
                 pids += [int(c) for c in f.read().split()]
             with open(f"/proc/{p}/stat", encoding="ascii") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+            used[p] = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
         except (OSError, IndexError, ValueError):
             continue
-    return total
+    return used
+
+
+def cores_by_process(before: dict[int, float], after: dict[int, float], seconds: float) -> str:
+    """The cores each server process kept busy between two readings, busiest first ("0.97
+    0.04 0.01": one worker took nearly all the work, the other core idled)."""
+    busy = sorted(((after[p] - before.get(p, 0.0)) / seconds for p in after), reverse=True)
+    return " ".join(f"{b:.2f}" for b in busy if b >= 0.005) or "0"
 
 
 def bodies() -> list[bytes]:
@@ -349,24 +355,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"server: fluxx-adjudicator serve --workers {args.workers}{threads}{front} on "
           f"127.0.0.1:{port} (gunicorn; log {args.log}); load from {args.client}")
     proc = start_server(port, args.workers, args.log, args.threads, args.front)
+    malloc = re.search(r"malloc: (\w+)", args.log.read_text(encoding="utf-8", errors="replace"))
+    print(f"server's memory allocator: {malloc.group(1) if malloc else 'unknown'} "
+          f"(FLUXX_MALLOC=system: the C library's; adjudicator/allocator.py)")
     try:
         Load(port, max(args.clients), args.warmup, 10**9).run()  # warm every worker up
         print(f"{'clients':>8}{'rulings':>9}{'errors':>8}{'per s':>9}"
-              f"{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}{'cpu ms':>8}{'cap/s':>7}")
+              f"{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}{'max ms':>9}{'cpu ms':>8}{'cap/s':>7}"
+              f"  cores by process")
         for clients in args.clients:
-            cpu_before = server_cpu_seconds(proc.pid)
+            cpu_before = server_cpu_by_process(proc.pid)
             if args.client == "wrk":
                 r = run_wrk(port, clients, args.seconds)
             else:
                 r = Load(port, clients, args.seconds, args.max_requests).run()
-            cpu_ms = (server_cpu_seconds(proc.pid) - cpu_before) * 1000 / max(1, r["ok"])
+            cpu_after = server_cpu_by_process(proc.pid)
+            cpu_ms = ((sum(cpu_after.values()) - sum(cpu_before.values())) * 1000
+                      / max(1, r["ok"]))
+            busy = cores_by_process(cpu_before, cpu_after, r["seconds"])
             capacity = (os.cpu_count() or 1) * 1000 / cpu_ms if cpu_ms else float("nan")
             print(f"{r['clients']:>8}{r['ok']:>9}{r['errors']:>8}{r['per_second']:>9.1f}"
                   f"{r['p50']:>9.1f}{r['p90']:>9.1f}{r['p99']:>9.1f}{r['max']:>9.1f}"
-                  f"{cpu_ms:>8.1f}{capacity:>7.0f}"
+                  f"{cpu_ms:>8.1f}{capacity:>7.0f}  {busy}"
                   + (f"  {r['error_kinds']}" if r["errors"] else ""))
         print("cpu ms: the server's CPU time per ruling (master and workers); cap/s: the rulings "
-              "per second\nthat CPU time allows on this machine's cores if nothing else ran")
+              "per second\nthat CPU time allows on this machine's cores if nothing else ran; "
+              "cores by process: the cores\neach server process kept busy, busiest first (the "
+              "workers share the clients' connections as\nthey happen to accept them: one may "
+              "hold them all while the other idles)")
         if args.slow:
             r = run_slow(port, args.slow, args.slow_clients, args.seconds, args.client)
             print(f"with {args.slow} slow connections held ({r['held']} still open at the end, "

@@ -5,6 +5,7 @@ violations).
 
     python bench/play_bench.py [--tables 5] [--hands 5] [--games 1000] [--max-steps 40]
                                [--jobs CORES] [--group 32] [--collector serving|python]
+                               [--allocator serving|system]
 
 Figures only; nothing is asserted (timings depend on the machine and its load). The tables are
 mid-game tables of simulated games (random legal moves from a deal), the active player's hand
@@ -14,6 +15,9 @@ phase). Targets (bench/README.md): what if at most 14 lone rulings, the 21-card 
 collector's thresholds of the served workers (web/server.py), which answer the "what if"s and
 discards of users; `python` keeps Python's own, as a process of the CLI has them (the games'
 processes of `--jobs` above 1 are spawned with Python's own, whichever is chosen).
+`--allocator serving` (the default) runs with jemalloc where the machine has it, as the server
+and the simulator do (adjudicator/allocator.py; the games' processes inherit it); `system` keeps
+the C library's malloc.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from adjudicator import allocator
 from adjudicator.cards.catalog import catalog_for
 from adjudicator.engine.speed import batch, plays
 from adjudicator.referee.moves import play_response
@@ -105,6 +110,7 @@ def may_play_a_card(ruling: dict[str, Any]) -> bool:
 def bench_what_if(tables: int) -> None:
     ratios: list[float] = []
     together: list[float] = []
+    times: list[tuple[float, float]] = []  # (lone ruling, the 7 plays in one request), seconds
     for seed in range(tables * 12):
         state = seven_card_table(seed)
         if state is None or not may_play_a_card(ruling_for(state)):
@@ -118,6 +124,7 @@ def bench_what_if(tables: int) -> None:
         every = _seconds(lambda s=state, a=asked: [play_response(s, p) for p in a])
         ratios.append(every / lone)
         together.append(joined / lone)
+        times.append((lone, joined))
         print(f"  table {seed}: lone ruling {1000 * lone:.1f} ms, what if on 7 cards one by one "
               f"{1000 * every:.0f} ms = {every / lone:.1f} rulings, in one request "
               f"{1000 * joined:.0f} ms = {joined / lone:.1f} rulings")
@@ -125,7 +132,8 @@ def bench_what_if(tables: int) -> None:
             break
     print(f"what if, 7 cards: one by one median {statistics.median(ratios):.1f} lone rulings, "
           f"in one request (POST /api/plays) {statistics.median(together):.1f} "
-          f"(target at most 14)")
+          f"(target at most 14); medians {1000 * statistics.median(t[0] for t in times):.1f} ms "
+          f"a lone ruling, {1000 * statistics.median(t[1] for t in times):.0f} ms a request")
 
 
 def discard_table(hand: list[str]) -> TableState:
@@ -146,6 +154,7 @@ def bench_discard(hands: int) -> None:
     cards = [c for c in deck(catalog_for("fluxx")) if c != "hand_limit_1"]
     rng = random.Random(21)
     ratios: list[float] = []
+    times: list[tuple[float, float]] = []  # (lone ruling, the discard), seconds
     warm(discard_table(names))  # once per game: every hand is of the default game
     for k, hand in enumerate([names] + [rng.sample(cards, 21) for _ in range(hands)]):
         state = discard_table(hand)
@@ -159,8 +168,11 @@ def bench_discard(hands: int) -> None:
               f"{answer.get('outcomes_truncated', False)})")
         if k:
             ratios.append(spent / lone)
+            times.append((lone, spent))
     print(f"discard of 20 from a 21-card hand: median {statistics.median(ratios):.1f} lone "
-          f"rulings over {hands} new hands after the first (target at most 10)")
+          f"rulings over {hands} new hands after the first (target at most 10); medians "
+          f"{1000 * statistics.median(t[0] for t in times):.1f} ms a lone ruling, "
+          f"{1000 * statistics.median(t[1] for t in times):.0f} ms a discard")
 
 
 def bench_games(games: int, max_steps: int, jobs: int, group: int) -> None:
@@ -202,10 +214,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--group", type=int, default=GROUP)
     parser.add_argument("--collector", choices=("serving", "python"), default="serving")
+    parser.add_argument("--allocator", choices=("serving", "system"), default="serving")
     args = parser.parse_args()
+    if args.allocator == "serving":
+        allocator.use_jemalloc()  # executes this script again with it (the games' processes too)
     if args.collector == "serving":
         tune_collector()
-    print(f"garbage collector: {args.collector} thresholds {gc.get_threshold()}")
+    print(f"garbage collector: {args.collector} thresholds {gc.get_threshold()}; "
+          f"malloc: {allocator.in_use()}")
     if args.tables > 0:
         bench_what_if(args.tables)
     if args.hands > 0:

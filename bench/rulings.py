@@ -18,6 +18,8 @@ The overhead ratio is service / bare clingo. Targets (bench/README.md): 4 player
 overhead < 1.5x, cost from 2 to 10 players <= 3x.
 Then, batched (adjudicator/engine/speed/batch.py): the engine's cost per table when 1 to 16
 tables of one game are grounded together, and a whole ruling's CPU time when 16 threads ask at once.
+It runs with the server's memory allocator, jemalloc where the machine has it
+(adjudicator/allocator.py); `--allocator system` keeps the C library's malloc.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from unittest import mock
 import clingo
 import clingo.ast
 
+from adjudicator import allocator
 from adjudicator.cards.catalog import catalog_for
 from adjudicator.engine import solve
 from adjudicator.engine.facts import catalog_text, state_facts, table_facts
@@ -277,8 +280,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-n", "--runs", type=int, default=100, help="timed runs per table and mode")
     ap.add_argument("--profile", action="store_true",
                     help="also print the median of each stage of a ruling")
+    ap.add_argument("--allocator", choices=("serving", "system"), default="serving",
+                    help="serving: jemalloc where the machine has it, as the server runs "
+                         "(adjudicator/allocator.py); system: the C library's malloc")
     args = ap.parse_args(argv)
-    print(machine())
+    if args.allocator == "serving" and argv is None:
+        allocator.use_jemalloc()  # executes this script again with it
+    print(f"{machine()}, malloc {allocator.in_use()}")
     print(f"{args.runs} timed runs per table; milliseconds\n")
     print("service: parse_state + ruling_for + json.dumps; bare: clingo loads the hub files of the "
           "table's game (edition and\nexpansions), grounds and solves the same facts; gr+sol: the "

@@ -1,9 +1,11 @@
 """The `fluxx-adjudicator` command line.
 
 Each subcommand is one module of this package with an `add_parser(subparsers)` function (serve,
-faq, build_store, rule, play, simulate); this module only dispatches. Bad input prints the
-contract's messages and exits 2. Output cut short by its reader (`fluxx-adjudicator faq draw |
-head -1`) ends the command quietly.
+faq, build_store, rule, play, simulate); this module only dispatches. The long-running commands
+(`serve` but for `--dev`, `simulate`), run from the process's own command line, take jemalloc as
+their memory allocator first (adjudicator/allocator.py: the process is executed again with it
+preloaded). Bad input prints the contract's messages and exits 2. Output cut short by its reader
+(`fluxx-adjudicator faq draw | head -1`) ends the command quietly.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .. import allocator
 from ..cards.catalog import any_card
 from ..errors import InputError
 from ..messages import text
@@ -21,6 +24,8 @@ from ..messages import text
 # The exit status of a command whose reader went away: what a shell reports for a process
 # ended by SIGPIPE (128 + 13), as `cat` or `yes` piped into `head` end.
 EXIT_BROKEN_PIPE = 128 + 13
+# The commands that run long enough to gain from jemalloc (allocator.py)
+LONG_RUNNING = ("serve", "simulate")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +64,10 @@ def _suggestion(value: str, lang: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if argv is None and args.command in LONG_RUNNING and not getattr(args, "dev", False):
+        # only the process's own command line: a call with arguments (a test, an embedding)
+        # must never have its process executed again
+        allocator.use_jemalloc()
     try:
         try:
             status = int(args.func(args) or 0)

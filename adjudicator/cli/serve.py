@@ -5,8 +5,10 @@ By default the app runs under gunicorn, a pre-forking WSGI server: one worker pr
 `--threads` threads, gunicorn's stock gthread worker. `--front nginx` puts Debian's nginx in
 front (adjudicator/web/front.py): nginx holds the clients' connections and reads each request
 whole before gunicorn, behind it on a private socket, sees it, so slow clients cost no thread.
-`--dev` runs Flask's own development server instead (one process, reloads nothing: for trying
-the code, never for a deployment). The service is stateless (the table state travels in each
+The server runs with jemalloc as its memory allocator where the machine has it
+(adjudicator/allocator.py, chosen by cli/__init__.py: a ruling costs less CPU under it). `--dev`
+runs Flask's own development server instead (one process, reloads nothing: for trying the code,
+never for a deployment). The service is stateless (the table state travels in each
 request or link), so workers share nothing but the read-only store, which is built once before
 they start.
 """
@@ -71,6 +73,7 @@ def _build_store(path: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .. import allocator
     from ..web import create_app
 
     store = _build_store(args.store)
@@ -87,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
         return serve_behind_nginx(app, args.host, args.port, workers, threads)
     print(f"Fluxx Adjudicator on http://{args.host}:{args.port}/ with {workers} gunicorn workers "
-          f"of {threads} threads (store: {store})", flush=True)
+          f"of {threads} threads (store: {store}; malloc: {allocator.in_use()})", flush=True)
     from ..web.server import run_gunicorn
 
     run_gunicorn(app, f"{args.host}:{args.port}", workers, threads)

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .. import allocator
 from ..errors import InputError, error
 from .server import run_gunicorn
 
@@ -142,7 +143,8 @@ def serve_behind_nginx(app: Any, host: str, port: int, workers: int, threads: in
         stop_nginx(proc)
 
     print(f"Fluxx Adjudicator on http://{host}:{port}/: nginx in front of {workers} gunicorn "
-          f"workers of {threads} threads (unix:{upstream})", flush=True)
+          f"workers of {threads} threads (unix:{upstream}; malloc: {allocator.in_use()})",
+          flush=True)
     try:
         run_gunicorn(app, f"unix:{upstream}", workers, threads, hooks={"on_exit": on_exit})
     finally:

@@ -6,6 +6,7 @@ the engine and the plays (tests/engine/test_engine.py, tests/rules/test_plays.py
 
 from __future__ import annotations
 
+import ctypes.util
 import json
 import os
 import subprocess
@@ -146,7 +147,7 @@ def test_the_cli_accepts_a_query_at_the_limit(capsys):
 
 # ---- serve: gunicorn by default, Flask's server only with --dev ---------------------------------
 
-def _served(monkeypatch, argv: list[str]) -> dict:
+def _served(monkeypatch, argv: list[str] | None) -> dict:
     """What `serve` would run for `argv`, without running it."""
     from flask import Flask
 
@@ -174,6 +175,76 @@ def test_serve_runs_gunicorn_with_a_worker_per_core(monkeypatch) -> None:
 def test_serve_runs_flasks_server_only_with_dev(monkeypatch) -> None:
     ran = _served(monkeypatch, ["serve", "--dev", "--port", "5001"])
     assert ran["server"] == "flask" and ran["port"] == 5001
+
+
+# ---- the allocator: jemalloc for the long-running commands of the process's own command line --
+
+needs_jemalloc = pytest.mark.skipif(
+    sys.platform != "linux" or ctypes.util.find_library("jemalloc") is None,
+    reason="needs jemalloc (.ci/run installs Debian's libjemalloc2)")
+
+
+def _allocator_of(env: dict[str, str]) -> str:
+    """What a process that asks for jemalloc (allocator.use_jemalloc) runs with."""
+    code = ("import sys; from adjudicator import allocator; allocator.use_jemalloc(); "
+            "print(allocator.in_use(), sys.argv[1:])")
+    env = {k: v for k, v in os.environ.items() if k not in ("FLUXX_MALLOC", "LD_PRELOAD")} | env
+    done = subprocess.run([sys.executable, "-c", code, "serve", "--port", "1"], env=env,
+                          capture_output=True, text=True, timeout=60, check=True)
+    used, args = done.stdout.strip().split(" ", 1)
+    assert args == "['serve', '--port', '1']"  # the same command, executed again
+    return used
+
+
+@needs_jemalloc
+def test_a_process_that_asks_for_jemalloc_runs_with_it() -> None:
+    assert _allocator_of({}) == "jemalloc"
+    assert _allocator_of({"FLUXX_MALLOC": "system"}) == "system"  # turned off: glibc's
+    assert _allocator_of({"LD_PRELOAD": "libm.so.6"}) == "system"  # a preload of its own kept
+
+
+def test_only_a_process_own_command_line_is_executed_again(monkeypatch) -> None:
+    from adjudicator import allocator
+
+    monkeypatch.setattr(sys, "orig_argv", ["python3", "-m", "adjudicator.cli", "serve"])
+    monkeypatch.setattr(sys, "argv", ["/x/adjudicator/cli/__main__.py", "serve"])
+    assert allocator.own_command_line()
+    monkeypatch.setattr(sys, "argv", ["fluxx-adjudicator", "simulate"])  # set by a host
+    assert not allocator.own_command_line()
+    monkeypatch.setattr(sys, "orig_argv", ["python3", "bench/play_bench.py"])
+    monkeypatch.setattr(sys, "argv", ["bench/play_bench.py"])  # a script with no arguments
+    assert allocator.own_command_line()
+    monkeypatch.setattr(sys, "orig_argv", ["python3", "-", "serve"])  # a script from stdin
+    monkeypatch.setattr(sys, "argv", ["-", "serve"])
+    assert not allocator.own_command_line()
+
+
+def test_without_jemalloc_the_process_goes_on_as_it_is(monkeypatch) -> None:
+    from adjudicator import allocator
+
+    monkeypatch.delenv("FLUXX_MALLOC", raising=False)
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
+    monkeypatch.setattr(os, "execve", lambda *a: pytest.fail("executed again"))
+    allocator.use_jemalloc()  # returns: nothing to preload
+
+
+def test_only_the_own_command_line_of_a_long_running_command_asks_for_jemalloc(
+        monkeypatch, capsys) -> None:
+    from adjudicator import allocator
+
+    asked: list[str] = []
+    monkeypatch.setattr(allocator, "use_jemalloc", lambda: asked.append(sys.argv[1]))
+    # called with arguments (a test, an embedding): never, or the caller's process would be
+    # executed again
+    assert main(["simulate", "--players", "9"]) == 2
+    assert asked == []
+    for argv, status in ((["simulate", "--players", "9"], 2), (["rule", "/nonexistent"], 2)):
+        monkeypatch.setattr(sys, "argv", ["fluxx-adjudicator", *argv])
+        assert main() == status
+    assert asked == ["simulate"]  # `rule` is over in a moment: not worth a second start
+    monkeypatch.setattr(sys, "argv", ["fluxx-adjudicator", "serve", "--dev"])
+    assert _served(monkeypatch, None)["server"] == "flask"
+    assert asked == ["simulate"]  # Flask's development server keeps the C library's malloc
 
 
 # ---- rule: an endless input is read only as far as its limit ------------------------------------

@@ -1,12 +1,13 @@
 """`fluxx-adjudicator serve` as a deployment runs it: the README's first command runs gunicorn with
-a worker per core; a worker that hangs holds no one else up; with `--front nginx`, hundreds of
-clients that trickle their headers hold no thread, and everyone else is answered; request lines
-up to gunicorn's largest limit and chunked bodies over the size limit are answered by the app,
-in the contract's shape."""
+a worker per core, with jemalloc as the allocator where the machine has it; a worker that hangs
+holds no one else up; with `--front nginx`, hundreds of clients that trickle their headers hold
+no thread, and everyone else is answered; request lines up to gunicorn's largest limit and
+chunked bodies over the size limit are answered by the app, in the contract's shape."""
 
 from __future__ import annotations
 
 import base64
+import ctypes.util
 import http.client
 import json
 import os
@@ -148,6 +149,18 @@ def test_the_readme_command_runs_gunicorn_with_a_worker_per_core(server) -> None
         time.sleep(0.1)  # the first worker may answer before the others are forked
     assert len(_gunicorn_workers(master)) == cores()
     assert _ask(port)["ok"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux" or ctypes.util.find_library("jemalloc") is None
+                    or bool(os.environ.get("LD_PRELOAD") or os.environ.get("FLUXX_MALLOC")),
+                    reason="needs jemalloc (.ci/run installs Debian's libjemalloc2) and an "
+                           "environment that leaves the choice to the server")
+def test_the_readme_command_serves_with_jemalloc(server) -> None:
+    port, master = server
+    assert _ask(port)["ok"]
+    for pid in [master, *_gunicorn_workers(master)]:
+        assert b"libjemalloc" in Path(f"/proc/{pid}/maps").read_bytes()
 
 
 @pytest.mark.slow
