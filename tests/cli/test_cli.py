@@ -6,7 +6,6 @@ the engine and the plays (tests/engine/test_engine.py, tests/rules/test_plays.py
 
 from __future__ import annotations
 
-import ctypes.util
 import json
 import os
 import subprocess
@@ -177,56 +176,7 @@ def test_serve_runs_flasks_server_only_with_dev(monkeypatch) -> None:
     assert ran["server"] == "flask" and ran["port"] == 5001
 
 
-# ---- the allocator: jemalloc for the long-running commands of the process's own command line --
-
-needs_jemalloc = pytest.mark.skipif(
-    sys.platform != "linux" or ctypes.util.find_library("jemalloc") is None,
-    reason="needs jemalloc (.ci/run installs Debian's libjemalloc2)")
-
-
-def _allocator_of(env: dict[str, str]) -> str:
-    """What a process that asks for jemalloc (allocator.use_jemalloc) runs with."""
-    code = ("import sys; from adjudicator import allocator; allocator.use_jemalloc(); "
-            "print(allocator.in_use(), sys.argv[1:])")
-    env = {k: v for k, v in os.environ.items() if k not in ("FLUXX_MALLOC", "LD_PRELOAD")} | env
-    done = subprocess.run([sys.executable, "-c", code, "serve", "--port", "1"], env=env,
-                          capture_output=True, text=True, timeout=60, check=True)
-    used, args = done.stdout.strip().split(" ", 1)
-    assert args == "['serve', '--port', '1']"  # the same command, executed again
-    return used
-
-
-@needs_jemalloc
-def test_a_process_that_asks_for_jemalloc_runs_with_it() -> None:
-    assert _allocator_of({}) == "jemalloc"
-    assert _allocator_of({"FLUXX_MALLOC": "system"}) == "system"  # turned off: glibc's
-    assert _allocator_of({"LD_PRELOAD": "libm.so.6"}) == "system"  # a preload of its own kept
-
-
-def test_only_a_process_own_command_line_is_executed_again(monkeypatch) -> None:
-    from adjudicator import allocator
-
-    monkeypatch.setattr(sys, "orig_argv", ["python3", "-m", "adjudicator.cli", "serve"])
-    monkeypatch.setattr(sys, "argv", ["/x/adjudicator/cli/__main__.py", "serve"])
-    assert allocator.own_command_line()
-    monkeypatch.setattr(sys, "argv", ["fluxx-adjudicator", "simulate"])  # set by a host
-    assert not allocator.own_command_line()
-    monkeypatch.setattr(sys, "orig_argv", ["python3", "bench/play_bench.py"])
-    monkeypatch.setattr(sys, "argv", ["bench/play_bench.py"])  # a script with no arguments
-    assert allocator.own_command_line()
-    monkeypatch.setattr(sys, "orig_argv", ["python3", "-", "serve"])  # a script from stdin
-    monkeypatch.setattr(sys, "argv", ["-", "serve"])
-    assert not allocator.own_command_line()
-
-
-def test_without_jemalloc_the_process_goes_on_as_it_is(monkeypatch) -> None:
-    from adjudicator import allocator
-
-    monkeypatch.delenv("FLUXX_MALLOC", raising=False)
-    monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
-    monkeypatch.setattr(os, "execve", lambda *a: pytest.fail("executed again"))
-    allocator.use_jemalloc()  # returns: nothing to preload
-
+# ---- jemalloc: asked for by the long-running commands of the process's own command line ------
 
 def test_only_the_own_command_line_of_a_long_running_command_asks_for_jemalloc(
         monkeypatch, capsys) -> None:
