@@ -12,6 +12,8 @@ card).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from ..cards.catalog import Catalog
@@ -107,8 +109,9 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
     if winner:
         events.append({"event": "won", "player": winner,
                        "text": pair("changes", "won", player=winner)})
+    named = _named(findings)
     for event in events:
-        event["sources"] = _sources(event, findings, game, played)
+        event["sources"] = _sources(event, named, findings, game, played)
     return events
 
 
@@ -170,34 +173,58 @@ def _card_list(game: Catalog, cards: list[str]) -> Any:
 
 
 def _moved(game: Catalog, card: str, frm: Zone | None, to: Zone | None) -> dict[str, Any]:
-    name = game.get(card)
     unseen = {"zone": "unknown"}
-    unseen_text = {"en": "a place the table does not show", "zh": "未公开的位置"}
     return {"event": "moved", "card": card,
             "from": _zone_json(frm) if frm else unseen, "to": _zone_json(to) if to else unseen,
-            "text": pair("changes", "moved", card=by_lang(name.ref("en"), name.ref("zh")),
-                         **{"from": _text_of(_zone_text(frm) if frm else unseen_text),
-                            "to": _text_of(_zone_text(to) if to else unseen_text)})}
+            "text": dict(_moved_text(game, card, frm, to))}
+
+
+# A move's outcomes repeat the same moves (a discard of 20 from 21 cards: 21 outcomes of 20
+# moves each, 21 different ones), and a text costs two messages filled in: each is made once.
+@lru_cache(maxsize=4096)
+def _moved_text(game: Catalog, card: str, frm: Zone | None, to: Zone | None) -> dict[str, str]:
+    name = game.get(card)
+    unseen_text = {"en": "a place the table does not show", "zh": "未公开的位置"}
+    return pair("changes", "moved", card=by_lang(name.ref("en"), name.ref("zh")),
+                **{"from": _text_of(_zone_text(frm) if frm else unseen_text),
+                   "to": _text_of(_zone_text(to) if to else unseen_text)})
 
 
 def _text_of(texts: dict[str, str]) -> Any:
     return by_lang(texts["en"], texts["zh"])
 
 
-def _sources(event: dict[str, Any], findings: list[dict[str, Any]], game: Catalog,
+def _sources(event: dict[str, Any], named: dict[str, list[dict[str, Any]]],
+             findings: list[dict[str, Any]], game: Catalog,
              played: str | None) -> list[dict[str, Any]]:
-    """The sources of the move's findings that name the event's card or player, else those of
-    the card played, else of every finding of the move."""
+    """The sources of the move's findings that name the event's card or player (`named`:
+    `_named`), else those of the card played, else of every finding of the move."""
     wanted = event.get("card") or event.get("player")
-    out: list[dict[str, Any]] = []
-    for finding in findings:
-        if wanted in finding.get("args", []) or (
-                isinstance(wanted, str) and any(isinstance(a, dict) and wanted in a.values()
-                                                for a in finding.get("args", []))):
-            out += [s for s in finding["sources"] if s not in out]
+    out = _distinct(named.get(wanted, ())) if isinstance(wanted, str) else []
     if not out and played and game.get(played) is not None:
         out = [game.get(played).source()]
-    if not out:
-        for finding in findings:
-            out += [s for s in finding["sources"] if s not in out]
+    return out or _distinct(findings)
+
+
+def _named(findings: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The findings that name each card or player, in order: as an argument, or as a value of
+    an argument that is an object."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for finding in findings:
+        names: dict[str, None] = {}
+        for arg in finding.get("args", []):
+            if isinstance(arg, str):
+                names[arg] = None
+            elif isinstance(arg, dict):
+                names.update((v, None) for v in arg.values() if isinstance(v, str))
+        for name in names:
+            out.setdefault(name, []).append(finding)
+    return out
+
+
+def _distinct(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The sources of `findings`, each once, in order."""
+    out: list[dict[str, Any]] = []
+    for finding in findings:
+        out += [s for s in finding["sources"] if s not in out]
     return out

@@ -34,7 +34,7 @@ from ..cards.catalog import Catalog, catalog_for
 from ..engine import solve
 from ..engine.facts import state_facts, term
 from ..engine.speed import batch
-from ..engine.terms import Term, read_atoms
+from ..engine.terms import Term, handles, read_atoms
 from ..errors import InputError, error, pointer
 from ..messages import by_lang, pair
 from ..resources import rules_dir
@@ -293,8 +293,9 @@ def solve_alone(facts: str, limit: int, game: tuple[str | None, tuple[str, ...]]
     solve.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     models: list[list[Term]] = []
+    # read by clingo's handles: no Symbol object made per atom (a discard's 21 answer sets)
     solve.solve_within(ctl, started,
-                        lambda model: models.append(read_atoms(model.symbols(shown=True))))
+                        lambda model: models.append(read_atoms(handles(model.symbols(shown=True)))))
     more = len(models) > limit
     return models[:limit], more
 

@@ -140,6 +140,31 @@ def test_a_table_that_cannot_batch_is_ruled_alone() -> None:
     assert solutions[1].warnings  # the bad table's own ruling keeps its warnings
 
 
+def test_the_only_table_of_its_game_is_ruled_by_its_caller_outside_the_slot() -> None:
+    """A batch of tables of one game and one table of another: the one table is handed back to
+    its caller (ruled alone, outside the one grounding at a time), the others are ruled in one
+    batch; alone in the slot, a table is ruled there."""
+    game, other = ("fluxx", ()), ("fluxx", ("creepers",))
+    batch.tagged_program(*game)  # built (a server builds it in the background: _ready)
+    tables = GAMES[game][:2]
+    jobs = [batch._Job(facts, game) for facts in tables] + [batch._Job(GAMES[other][0], other)]
+    batch._run(jobs)
+    assert all(job.done for job in jobs)
+    assert [job.retry for job in jobs] == [False, False, True]
+    assert [job.solution is not None for job in jobs] == [True, True, False]
+    for job, facts in zip(jobs, [*tables, GAMES[other][0]], strict=True):
+        solution = batch._settle(job)
+        assert {str(s) for s in solution.symbols} == alone(facts, job.game)
+    assert [job.solution.stats.get("batch") for job in jobs] == [2, 2, None]
+    # tables of two games, one each: both handed back; one table alone: ruled in the slot
+    jobs = [batch._Job(tables[0], game), batch._Job(GAMES[other][0], other)]
+    batch._run(jobs)
+    assert [job.retry for job in jobs] == [True, True]
+    lone = batch._Job(GAMES[other][0], other)
+    batch._run([lone])
+    assert not lone.retry and lone.solution is not None
+
+
 def test_a_batch_over_the_time_limit_is_ruled_table_by_table(monkeypatch) -> None:
     game = ("fluxx", ())
     tables = GAMES[game][:3]

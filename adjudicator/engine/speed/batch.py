@@ -206,8 +206,11 @@ def _settle(job: _Job) -> solving.Solution:
 def _run(jobs: list[_Job]) -> None:
     """Rules every job within the slot's share of the time limit (SLOT_SHARE), or leaves it to
     be ruled again alone by its caller (`retry`): a batch that cannot stand for its tables, for
-    whatever reason, or that runs past the share; a table alone that runs past it. Never
-    raises: each job gets its solution, its error or its retry."""
+    whatever reason, or that runs past the share; a table alone that runs past it; the only
+    table of its game among the tables of other games, which its caller rules meanwhile, while
+    the others' batch is grounded (a lone ruling costs several tables of a batch: held in the
+    slot, it kept every caller of the batch waiting for it). Never raises: each job gets its
+    solution, its error or its retry."""
     groups: dict[tuple[tuple[str, tuple[str, ...]], str], list[_Job]] = {}
     for job in jobs:
         groups.setdefault((job.game, job.common), []).append(job)
@@ -224,6 +227,9 @@ def _run(jobs: list[_Job]) -> None:
             else:
                 for job, solution in zip(group, solutions, strict=True):
                     job.solution = solution
+            continue
+        if len(groups) > 1 and len(group) == 1:
+            _retry(group)  # ruled by its caller, outside the slot
             continue
         for job in group:
             started = time.perf_counter()
