@@ -553,9 +553,9 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     first = read[0]
     illegal = first.args("illegal", 2)
     if illegal:
-        cites = cites_of(first, ctx)
-        return PlayResult(legal=False, reasons=[f for f in findings_of(first, ctx, cites)
-                                                if f["key"] in {k.name for k, _ in illegal}])
+        keys = {k.name for k, _ in illegal}
+        return PlayResult(legal=False,
+                          reasons=findings_of(first, ctx, cites_of(first, ctx, keys), keys))
     # the answer sets in which the rules say what playing the card does is unknown
     # (rules_asp/moves/actions.lp): every one for such a card played, some only for a random
     # first play that may pick it, whatever order clingo met them in
@@ -619,11 +619,10 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
                     k: v for k, v in picks.items() if k not in chance_keys}:
                 same.probability += odds
             continue
-        cites = cites_of(atoms, ctx)
+        keys = play_finding_keys()
         outcomes.append(Outcome(
             state=new_state, ruling=None, picks=picks, chance_keys=chance_keys, probability=odds,
-            findings=[f for f in findings_of(atoms, ctx, cites)
-                      if f["key"] in play_finding_keys()]))
+            findings=findings_of(atoms, ctx, cites_of(atoms, ctx, keys), keys)))
         seen[fingerprint] = outcomes[-1]
     cut = False
     if with_ruling:  # ruled in order, as long as the answer can hold them
@@ -661,9 +660,9 @@ def _unknown_effect(ctx: Context, read: list[Atoms]
     reasons: dict[str, dict[str, Any]] = {}
     unknown: dict[str, tuple[dict[str, list[Any]], frozenset[str], Fraction | None]] = {}
     for atoms in read:
-        for f in findings_of(atoms, ctx, cites_of(atoms, ctx)):
-            if f["key"] == "play_text_missing":
-                reasons.setdefault(f["text"]["en"], f)
+        only = ("play_text_missing",)
+        for f in findings_of(atoms, ctx, cites_of(atoms, ctx, only), only):
+            reasons.setdefault(f["text"]["en"], f)
         picks = picks_of(ctx, atoms)
         unknown.setdefault(repr(sorted(picks.items())),
                            (picks, chance_keys_of(atoms), _odds(atoms)))

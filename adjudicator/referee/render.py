@@ -9,7 +9,7 @@ values (players' names, card ids, display text in English and Chinese) and their
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -197,11 +197,15 @@ def _about_rank(about: str) -> tuple[int, str]:
     return (ABOUT_ORDER.index(about) if about in ABOUT_ORDER else len(ABOUT_ORDER), about)
 
 
-def cites_of(atoms: Atoms, ctx: Context) -> dict[tuple[str, str], list[dict]]:
-    """Sources by (message key, text of the args tuple)."""
+def cites_of(atoms: Atoms, ctx: Context,
+             keys: Collection[str] | None = None) -> dict[tuple[str, str], list[dict]]:
+    """Sources by (message key, text of the args tuple); with `keys`, those of these message
+    keys only."""
     out: dict[tuple[str, str], list[dict]] = defaultdict(list)
     seen: set[tuple[str, str, str]] = set()
     for key, args, src in atoms.args("cites", 3):
+        if keys is not None and key.name not in keys:
+            continue
         source = ctx.source(src)
         if source is None:
             continue
@@ -212,9 +216,15 @@ def cites_of(atoms: Atoms, ctx: Context) -> dict[tuple[str, str], list[dict]]:
     return out
 
 
-def findings_of(atoms: Atoms, ctx: Context, cites: dict) -> list[dict[str, Any]]:
+def findings_of(atoms: Atoms, ctx: Context, cites: dict,
+                keys: Collection[str] | None = None) -> list[dict[str, Any]]:
+    """The findings of the answer set, rendered and cited, in order; with `keys`, those of these
+    message keys only (the others are not rendered: a move's answer sets hold the ruling's
+    findings of the table too)."""
     out = []
     for about, key, args in atoms.args("finding", 3):
+        if keys is not None and key.name not in keys:
+            continue
         members = args_of(args)
         args_text = str(args)
         out.append({
