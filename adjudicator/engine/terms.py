@@ -155,15 +155,16 @@ def handles(sequence: Sequence[Any]) -> list[Any]:
 def symbol_text(symbol: Symbol | int) -> str:
     """`str(symbol)`, remembered by the symbol's handle (see _TEXTS); a plain int is taken
     for a handle (`handles`)."""
-    plain = Symbol(symbol) if type(symbol) is int else symbol
     rep = handle(symbol)
-    if rep is None:
-        return str(plain)
-    text = _TEXTS.get(rep)
-    return text if text is not None else _TEXTS.keep(rep, str(plain))
+    text = _TEXTS.get(rep) if rep is not None else None
+    if text is None:  # a Symbol object made only for an atom not met before
+        text = str(Symbol(symbol) if type(symbol) is int else symbol)
+        if rep is not None:
+            _TEXTS.keep(rep, text)
+    return text
 
 
-def read_atoms(symbols: Iterable[Symbol | Term]) -> list[Term]:
+def read_atoms(symbols: Iterable[Symbol | Term | int]) -> list[Term]:
     """An answer set's atoms as Terms (at most one call into clingo per atom never met before:
-    symbol_text; Terms pass as they are)."""
+    symbol_text; Terms pass as they are; a plain int is taken for a handle)."""
     return [s if isinstance(s, Term) else parse(symbol_text(s)) for s in symbols]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 import clingo
@@ -43,8 +44,9 @@ class Atoms:
         for s in symbols:
             arguments = s.arguments
             grouped[(s.name, len(arguments))].append((str(s), arguments))
-        return cls({sig: [a for _, a in sorted(items, key=lambda t: t[0])]
-                    for sig, items in grouped.items()})
+        for items in grouped.values():
+            items.sort(key=itemgetter(0))
+        return cls({sig: [a for _, a in items] for sig, items in grouped.items()})
 
     def args(self, name: str, arity: int) -> list[list[Atom]]:
         return self.by_sig.get((name, arity), [])
