@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import sqlite3
+import threading
 from typing import Any
 
 import sqlite_utils
@@ -125,18 +127,44 @@ def find_card(name: str, edition: str | None = None,
     key = normalize(name)
     if not key:
         return None
-    order = [edition] if edition else list(CATALOG_NAMES)
-    rows = _rows(db, "select * from cards order by rowid")
-    for ed in order:
-        for row in rows:
-            if row["edition"] == ed and key in (
-                normalize(row["id"]), normalize(row["name_en"] or ""),
-                normalize(row["name_zh"] or ""),
-                *(normalize(a) for a in json.loads(row["attrs"] or "{}").get("aliases", [])
-                  if isinstance(a, str)),
-            ):
-                return row
+    named = _card_names(db).get(key, ())
+    for ed in [edition] if edition else CATALOG_NAMES:
+        for row in named:
+            if row["edition"] == ed:
+                return dict(row)
     return None
+
+
+# The cards' rows by each name they answer to (id, names, aliases, normalized), of each store by
+# the fingerprint of the sources it was built from: a card's page read and normalized every
+# card's names anew, twice, about 3 ms of its 4 (bench/HISTORY.md).
+_CARD_NAMES: dict[str, dict[str, list[dict[str, Any]]]] = {}
+_CARD_NAMES_LOCK = threading.Lock()
+
+
+def _card_names(db: sqlite_utils.Database) -> dict[str, list[dict[str, Any]]]:
+    """Every card row of the store by each of its normalized names, in rowid order."""
+    try:
+        found = db.execute("select value from meta where key = 'fingerprint'").fetchone()
+    except sqlite3.OperationalError:  # a store without its meta table: read afresh
+        found = None
+    stamp = found[0] if found else None
+    names = _CARD_NAMES.get(stamp) if stamp else None
+    if names is not None:
+        return names
+    names = {}
+    for row in _rows(db, "select * from cards order by rowid"):
+        aliases = json.loads(row["attrs"] or "{}").get("aliases", [])
+        keys = {normalize(v) for v in (row["id"], row["name_en"] or "", row["name_zh"] or "",
+                                        *(a for a in aliases if isinstance(a, str)))}
+        for key in keys - {""}:
+            names.setdefault(key, []).append(row)
+    if stamp:
+        with _CARD_NAMES_LOCK:
+            if len(_CARD_NAMES) >= 4:  # stores of other sources met by this process
+                _CARD_NAMES.clear()
+            _CARD_NAMES[stamp] = names
+    return names
 
 
 def suggest_cards(name: str, edition: str | None = None,

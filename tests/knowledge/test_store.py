@@ -298,3 +298,48 @@ def test_a_store_damaged_while_serving_is_rebuilt_and_answered_503_meanwhile(sto
         time.sleep(0.2)
     assert store.is_sound(copy)
     assert client.get("/faq").status_code == 200
+
+
+def test_a_card_is_found_by_every_name_it_answers_to_as_by_reading_every_card(knowledge_db):
+    """`find_card` looks names up in an index kept per store (by the fingerprint of its
+    sources): the row it answers is the one a reading of every card row would find, for every
+    card's id, names and aliases, written otherwise, with and without an edition; a store
+    without its meta table is read afresh."""
+    rows = [dict(r) for r in knowledge_db.query("select * from cards order by rowid")]
+
+    def read_all(name: str, edition: str | None) -> str | None:
+        key = queries.normalize(name)
+        for ed in [edition] if edition else store.CATALOG_NAMES:
+            for row in rows:
+                aliases = json.loads(row["attrs"] or "{}").get("aliases", [])
+                if row["edition"] == ed and key and key in {
+                        queries.normalize(v) for v in (row["id"], row["name_en"] or "",
+                                                       row["name_zh"] or "", *aliases)}:
+                    return f'{row["edition"]}/{row["id"]}'
+        return None
+
+    def found(name: str, edition: str | None) -> str | None:
+        row = queries.find_card(name, edition, knowledge_db)
+        return None if row is None else f'{row["edition"]}/{row["id"]}'
+
+    names = {n for row in rows for n in (row["id"], row["name_en"], row["name_zh"],
+                                         *json.loads(row["attrs"] or "{}").get("aliases", []))
+             if n}
+    asked = 0
+    for name in sorted(names):
+        for written in (name, name.upper(), f" {name}!"):
+            for edition in (None, "fluxx", "math", "creepers"):
+                assert found(written, edition) == read_all(written, edition), (written, edition)
+                asked += 1
+    assert asked > 1000 and found("no such card", None) is None and found("", None) is None
+    # the row is the caller's own: changing it changes no later answer
+    queries.find_card("Milk", db=knowledge_db)["name_en"] = "changed"
+    assert queries.find_card("Milk", db=knowledge_db)["name_en"] == "Milk"
+    bare = sqlite_utils.Database(memory=True)
+    bare["cards"].insert_all([{k: v for k, v in r.items()} for r in rows])
+    assert found_in(bare, "Milk") == "fluxx/milk"
+
+
+def found_in(db: sqlite_utils.Database, name: str) -> str | None:
+    row = queries.find_card(name, db=db)
+    return None if row is None else f'{row["edition"]}/{row["id"]}'
