@@ -140,29 +140,61 @@ def test_a_table_that_cannot_batch_is_ruled_alone() -> None:
     assert solutions[1].warnings  # the bad table's own ruling keeps its warnings
 
 
-def test_the_only_table_of_its_game_is_ruled_by_its_caller_outside_the_slot() -> None:
-    """A batch of tables of one game and one table of another: the one table is handed back to
-    its caller (ruled alone, outside the one grounding at a time), the others are ruled in one
-    batch; alone in the slot, a table is ruled there."""
+def test_the_only_table_of_its_game_is_ruled_by_its_caller_outside_the_slot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch of tables of one game and one table of another: the one table is handed back
+    to its caller at once, who rules it alone while the others' batch is grounded; every
+    answer is the table's alone. Tables of one game are all grounded."""
     game, other = ("fluxx", ()), ("fluxx", ("creepers",))
     batch.tagged_program(*game)  # built (a server builds it in the background: _ready)
     tables = GAMES[game][:2]
-    jobs = [batch._Job(facts, game) for facts in tables] + [batch._Job(GAMES[other][0], other)]
-    batch._run(jobs)
-    assert all(job.done for job in jobs)
-    assert [job.retry for job in jobs] == [False, False, True]
-    assert [job.solution is not None for job in jobs] == [True, True, False]
-    for job, facts in zip(jobs, [*tables, GAMES[other][0]], strict=True):
-        solution = batch._settle(job)
-        assert {str(s) for s in solution.symbols} == alone(facts, job.game)
-    assert [job.solution.stats.get("batch") for job in jobs] == [2, 2, None]
-    # tables of two games, one each: both handed back; one table alone: ruled in the slot
-    jobs = [batch._Job(tables[0], game), batch._Job(GAMES[other][0], other)]
-    batch._run(jobs)
-    assert [job.retry for job in jobs] == [True, True]
-    lone = batch._Job(GAMES[other][0], other)
-    batch._run([lone])
-    assert not lone.retry and lone.solution is not None
+    lone = GAMES[other][0]
+    jobs = [batch._Job(facts, game) for facts in tables] + [batch._Job(lone, other)]
+    assert batch._hand_back(jobs) == jobs[:2]
+    assert jobs[2].done and jobs[2].retry and not jobs[0].done
+    assert batch._hand_back(jobs[:2]) == jobs[:2]  # one game: nothing handed back
+    # through the combiner: the lone table's answer comes while the batch is still grounding
+    # (its game's program parsed and analysed first, as a running server has them)
+    expected = {name: alone(facts, which) for name, facts, which in
+                [("a", tables[0], game), ("b", tables[1], game), ("lone", lone, other)]}
+    real = batch.solve_batch
+    grounding = threading.Event()
+    done_at: dict[str, float] = {}
+
+    def slow_batch(*args, **kwargs):
+        grounding.set()
+        time.sleep(1.0)
+        done_at["batch"] = time.perf_counter()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(batch, "solve_batch", slow_batch)
+    combiner = batch._Combiner()
+    results: dict[str, solve.Solution] = {}
+    with combiner._cv:
+        combiner._running = batch.MAX_RUNNING  # every caller queues, as under load
+    callers = [("a", tables[0], game), ("b", tables[1], game), ("lone", lone, other)]
+
+    def ask(name: str, facts: str, which: tuple[str, tuple[str, ...]]) -> None:
+        results[name] = combiner.solve(facts, *which)
+        done_at.setdefault(name, time.perf_counter())
+
+    threads = [threading.Thread(target=ask, args=c) for c in callers]
+    for t in threads:
+        t.start()
+    while True:
+        with combiner._cv:
+            if len(combiner._queue) == len(callers):
+                combiner._running = batch.MAX_RUNNING - 1
+                combiner._cv.notify_all()
+                break
+        time.sleep(0.001)
+    for t in threads:
+        t.join(timeout=60)
+    assert grounding.is_set() and done_at["lone"] < done_at["batch"]
+    assert results["lone"].stats.get("batch") is None  # ruled alone
+    assert results["a"].stats.get("batch") == results["b"].stats.get("batch") == 2
+    for name in expected:
+        assert {str(s) for s in results[name].symbols} == expected[name]
 
 
 def test_a_batch_over_the_time_limit_is_ruled_table_by_table(monkeypatch) -> None:

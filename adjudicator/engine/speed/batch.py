@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -203,14 +204,30 @@ def _settle(job: _Job) -> solving.Solution:
     return job.result()
 
 
+def _hand_back(jobs: list[_Job]) -> list[_Job]:
+    """The jobs to ground: `jobs` but the only table of its game among tables of other games
+    (a server's tables are of several games), which is marked done, to be ruled alone by its
+    caller (`retry`), who is woken at once and rules it while the others' batch is grounded.
+    Held in the one grounding at a time, a lone ruling (as long as half a batch of 8 or more)
+    kept every caller of the batch waiting for it."""
+    games = Counter((job.game, job.common) for job in jobs)
+    if len(games) < 2:
+        return jobs
+    grounded = []
+    for job in jobs:
+        if games[(job.game, job.common)] == 1:
+            _retry([job])
+            job.done = True
+        else:
+            grounded.append(job)
+    return grounded
+
+
 def _run(jobs: list[_Job]) -> None:
     """Rules every job within the slot's share of the time limit (SLOT_SHARE), or leaves it to
     be ruled again alone by its caller (`retry`): a batch that cannot stand for its tables, for
-    whatever reason, or that runs past the share; a table alone that runs past it; the only
-    table of its game among the tables of other games, which its caller rules meanwhile, while
-    the others' batch is grounded (a lone ruling costs several tables of a batch: held in the
-    slot, it kept every caller of the batch waiting for it). Never raises: each job gets its
-    solution, its error or its retry."""
+    whatever reason, or that runs past the share; a table alone that runs past it. Never
+    raises: each job gets its solution, its error or its retry."""
     groups: dict[tuple[tuple[str, tuple[str, ...]], str], list[_Job]] = {}
     for job in jobs:
         groups.setdefault((job.game, job.common), []).append(job)
@@ -227,9 +244,6 @@ def _run(jobs: list[_Job]) -> None:
             else:
                 for job, solution in zip(group, solutions, strict=True):
                     job.solution = solution
-            continue
-        if len(groups) > 1 and len(group) == 1:
-            _retry(group)  # ruled by its caller, outside the slot
             continue
         for job in group:
             started = time.perf_counter()
@@ -307,10 +321,17 @@ class _Combiner:
                 self._running += 1
                 batch = self._queue[:MAX_BATCH]
                 del self._queue[:MAX_BATCH]
+                grounded = _hand_back(batch)
+                if len(grounded) < len(batch):
+                    self._cv.notify_all()  # the callers of the tables handed back
+                    if job.done:  # this caller's own: another caller grounds the rest
+                        self._queue[:0] = grounded
+                        self._running -= 1
+                        return
             try:
-                _run(batch)
+                _run(grounded)
             except BaseException as exc:  # _run hands errors to the jobs; anything else too
-                for other in batch:
+                for other in grounded:
                     if not other.done:
                         other.error, other.done = exc, True
             finally:
