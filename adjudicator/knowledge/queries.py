@@ -10,7 +10,6 @@ from __future__ import annotations
 import difflib
 import json
 import sqlite3
-import threading
 from typing import Any
 
 import sqlite_utils
@@ -19,7 +18,7 @@ from ..cards.catalog import is_chinese
 from ..errors import InputError, error
 from ..messages import by_lang
 from .search import Found, faq_edition_clause, find
-from .store import CATALOG_NAMES, open_db
+from .store import CATALOG_NAMES, open_db, recorded_fingerprint
 from .text import has_cjk, normalize
 
 SCOPES = ("ours", "other_decks", "not_rules")
@@ -135,20 +134,18 @@ def find_card(name: str, edition: str | None = None,
     return None
 
 
-# The cards' rows by each name they answer to (id, names, aliases, normalized), of each store by
-# the fingerprint of the sources it was built from: a card's page read and normalized every
-# card's names anew, twice, about 3 ms of its 4 (bench/HISTORY.md).
+# The cards' rows by each name they answer to (id, names, aliases, normalized), of the store
+# by the fingerprint it records, as search.py keeps its vocabulary: a card's page read and
+# normalized every card's names anew, twice, about 3 ms of its 4 (bench/HISTORY.md).
 _CARD_NAMES: dict[str, dict[str, list[dict[str, Any]]]] = {}
-_CARD_NAMES_LOCK = threading.Lock()
 
 
 def _card_names(db: sqlite_utils.Database) -> dict[str, list[dict[str, Any]]]:
     """Every card row of the store by each of its normalized names, in rowid order."""
     try:
-        found = db.execute("select value from meta where key = 'fingerprint'").fetchone()
+        stamp = recorded_fingerprint(db)
     except sqlite3.OperationalError:  # a store without its meta table: read afresh
-        found = None
-    stamp = found[0] if found else None
+        stamp = None
     names = _CARD_NAMES.get(stamp) if stamp else None
     if names is not None:
         return names
@@ -160,10 +157,8 @@ def _card_names(db: sqlite_utils.Database) -> dict[str, list[dict[str, Any]]]:
         for key in keys - {""}:
             names.setdefault(key, []).append(row)
     if stamp:
-        with _CARD_NAMES_LOCK:
-            if len(_CARD_NAMES) >= 4:  # stores of other sources met by this process
-                _CARD_NAMES.clear()
-            _CARD_NAMES[stamp] = names
+        _CARD_NAMES.clear()  # one store at a time: a rebuilt store replaces the old names
+        _CARD_NAMES[stamp] = names
     return names
 
 

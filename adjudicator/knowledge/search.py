@@ -45,7 +45,7 @@ import sqlite_utils
 from ..cards.catalog import EXPANSIONS
 from ..errors import InputError, error
 from .store import CATALOG_NAMES as EDITION_ORDER
-from .store import FTS_COLUMNS, open_db
+from .store import FTS_COLUMNS, open_db, recorded_fingerprint
 from .text import (
     ZH_STOPWORDS,
     english_terms,
@@ -345,8 +345,7 @@ _VOCABULARY: dict[str, dict[str, int]] = {}  # the store's fingerprint -> its vo
 
 def _vocabulary(db: sqlite_utils.Database) -> dict[str, int]:
     """The store's `vocabulary` table (word -> documents holding it), read once per store."""
-    row = db.execute("select value from meta where key = 'fingerprint'").fetchone()
-    stamp = row[0] if row else ""
+    stamp = recorded_fingerprint(db) or ""
     words = _VOCABULARY.get(stamp)
     if words is None:
         words = dict(db.execute("select term, docs from vocabulary").fetchall())

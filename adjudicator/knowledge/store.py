@@ -117,11 +117,17 @@ def built_from(path: Path) -> str | None:
     try:
         db = sqlite_utils.Database(sqlite3_readonly(path))
         try:
-            row = db.execute("select value from meta where key = 'fingerprint'").fetchone()
+            return recorded_fingerprint(db)
         finally:
             db.close()
     except Exception:  # a missing table or a corrupt file: treat as stale, rebuild
         return None
+
+
+def recorded_fingerprint(db: sqlite_utils.Database) -> str | None:
+    """The fingerprint an open store records (None: none recorded), which what is read once per
+    store and kept (search's vocabulary, the cards' names) is kept by."""
+    row = db.execute("select value from meta where key = 'fingerprint'").fetchone()
     return row[0] if row else None
 
 
