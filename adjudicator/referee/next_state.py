@@ -95,15 +95,20 @@ def next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = No
     goals = [card_of(c) for c, _ in sorted(atoms.args("next_goal", 2), key=lambda a: a[1].number)]
     discard = [card_of(c) for c, _ in
                sorted(atoms.args("next_discard", 2), key=lambda a: a[1].number)]
-    pile_known = sorted(atoms.args("next_draw_pile", 2), key=lambda a: a[1].number)
+    # the known cards of the pile by position: the rules' next_draw_pile/2, or the table's own
+    # known cards where the rules keep the pile as it was (next_draw_pile_kept: drawing.lp)
+    pile_known = [(i, c) for i, c in enumerate(state.draw_pile or []) if c != UNKNOWN_CARD] \
+        if atoms.args("next_draw_pile_kept", 0) else \
+        [(i.number, card_of(c)) for c, i in atoms.args("next_draw_pile", 2)]
+    pile_known.sort()
     size_sym = atoms.one("next_draw_pile_size")
     pile_size = size_sym.number if size_sym is not None else state.draw_pile_size
     if state.deckless:  # no deck (Fluxxnomic): the rules draw from an unending pile of made cards
         pile_known, pile_size = [], 0
     pile: list[str] | None = None
-    if [i.number for _, i in pile_known] == list(range(pile_size)) and (
+    if [i for i, _ in pile_known] == list(range(pile_size)) and (
             state.draw_pile is not None or pile_size == 0 or pile_known):
-        pile = [card_of(c) for c, _ in pile_known]
+        pile = [c for _, c in pile_known]
     drawn, played = atoms.args("next_turn", 2)[0]
     active = atoms.one("next_active").number
     at_start = atoms.one("next_hand_at_start")

@@ -190,6 +190,28 @@ def test_every_card_is_playable(card: str) -> None:
         assert new.turn.played == state.turn.played + uses
 
 
+@pytest.mark.parametrize("pile", [["milk", "cookies", "sun", "dreams"],
+                                  ["milk", "?", "sun", "dreams"]])
+def test_a_play_that_draws_nothing_leaves_the_pile_as_the_table_gives_it(
+        pile: list[str]) -> None:
+    """The rules say the pile is kept (drawing.lp: next_draw_pile_kept) rather than listing it
+    again; the outcome's pile is the table's, in order, and a pile with a card nobody saw stays
+    a count (its known cards have no known place), as when the rules listed it."""
+    data = {"players": [{"name": "Ann", "hand": ["moon", "jackpot"]},
+                        {"name": "Bo", "hand": ["bread"]}],
+            "active": "Ann", "turn": {"drawn": 1, "played": 0}, "draw_pile": pile}
+    kept = moves.apply_action(parse_state(data), {"kind": "play", "card": "moon"})
+    assert kept.legal and len(kept.outcomes) == 1
+    after = kept.outcomes[0].state
+    assert after.draw_pile == (pile if "?" not in pile else None)
+    assert after.draw_pile_size == 4
+    # a card that draws (Jackpot: 3 cards) leaves the rest of the pile
+    drawn = moves.apply_action(parse_state(data), {"kind": "play", "card": "jackpot"})
+    assert drawn.legal and len(drawn.outcomes) == 1
+    assert drawn.outcomes[0].state.draw_pile == ["dreams"]
+    assert drawn.outcomes[0].state.draw_pile_size == 1
+
+
 def test_promo_card_effect_unknown() -> None:
     state = parse_state(full_table("join_the_fluxx_fan_club"))
     result = moves.play_response(state, {"card": "Join the Fluxx Fan Club"})
