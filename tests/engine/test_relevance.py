@@ -166,6 +166,24 @@ def test_lines_met_before_are_read_alike(text: str) -> None:
         assert lines == [line for _, line in fresh.lines]  # what solve.py parses for clingo
 
 
+def test_a_batch_line_is_read_as_its_table_line_was() -> None:
+    # a batch's line (rename.tag_facts) is read from its table's line when that was met before:
+    # the index is the one a fresh reading gives, for every line of real tables and odd ones
+    from adjudicator.engine.speed.rename import tagged_text
+    texts = [table_facts(state, catalog_for("fluxx")) for state in random_walk(4, 3, 6)]
+    texts.append('q(a,"x, y").\nq(b,(1,2)).\nz.\nv(-3,a).\nbig(2147483648).')
+    for text in texts:
+        relevance.index_text(text)  # the tables alone first, as their rulings read them
+    batch = tagged_text(texts)
+    assert batch is not None
+    cached = relevance.index_text.__wrapped__(batch)
+    fresh = _fresh_index(batch)
+    assert cached is not None and fresh is not None
+    assert (cached.facts, cached.names, cached.lines) == (fresh.facts, fresh.names, fresh.lines)
+    for line in batch.split("\n"):
+        assert relevance._read_line(line) == relevance._line_fact(line), line
+
+
 @pytest.mark.parametrize("program, facts", ODD_FACTS)
 def test_facts_written_oddly_never_lose_a_rule(program: str, facts: str) -> None:
     statements = parse(program + "\n#show q/0.")

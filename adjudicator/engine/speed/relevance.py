@@ -262,11 +262,25 @@ def _line_fact(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] 
     return ((name, len(parts)), values, tuple(names))
 
 
+# A batch's fact line (rename.tag_facts: the table's number put before the arguments) says what
+# the table's own line says with that number first: where the table's line was read before (the
+# table ruled alone, or in an earlier batch), it is read from that, not parsed again.
+_TAGGED_LINE = re.compile(r"(_*[a-z][A-Za-z0-9_']*)\((0|[1-9][0-9]{0,8})(,|\)\.\Z)")
+
+
 def _read_line(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None:
     try:
         return _LINE_FACTS[raw]
     except KeyError:
-        return _LINE_FACTS.keep(raw, _line_fact(raw))
+        pass
+    tagged = _TAGGED_LINE.match(raw)
+    if tagged is not None:
+        name, number, after = tagged.groups()
+        own = _LINE_FACTS.get(f"{name}({raw[tagged.end():]}" if after == "," else f"{name}.")
+        if own:  # a fact of the table's (not a blank line, not a rule)
+            (_, arity), values, names = own
+            return _LINE_FACTS.keep(raw, ((name, arity + 1), (number, *values), names))
+    return _LINE_FACTS.keep(raw, _line_fact(raw))
 
 
 def fact_lines(text: str) -> list[str] | None:
