@@ -29,6 +29,9 @@ _ORDER = ("rules", "goals", "keepers", "creepers", "claimed_goals", "hand", "sub
           "discard_pile", "draw_pile")
 
 
+_EMPTY: Counter[str] = Counter()  # a zone one state lacks (never changed)
+
+
 def _known(cards: list[str] | None) -> Counter[str]:
     """The cards of a zone the table shows ("?" is a card there but unknown: counted apart)."""
     return Counter(c for c in cards or [] if c != UNKNOWN_CARD)
@@ -65,14 +68,25 @@ def _zone_text(zone: Zone) -> dict[str, str]:
     return {lang: template[lang].format(player=zone[1] or "") for lang in LANGS}
 
 
+def zones_of(state: TableState) -> dict[Zone, Counter[str]]:
+    """The known cards of each zone of `state`, as `changes` compares them: made once for a
+    move's several outcomes (`before`)."""
+    return _zones(state)
+
+
 def changes(before: TableState, after: TableState, game: Catalog, move: dict[str, Any],
-            findings: list[dict[str, Any]], winner: str | None) -> list[dict[str, Any]]:
-    """The ordered events that lead from `before` to `after` (one outcome of `move`)."""
-    old, new = _zones(before), _zones(after)
+            findings: list[dict[str, Any]], winner: str | None,
+            before_zones: dict[Zone, Counter[str]] | None = None) -> list[dict[str, Any]]:
+    """The ordered events that lead from `before` to `after` (one outcome of `move`);
+    `before_zones`: zones_of(before), where the caller has it."""
+    old = before_zones if before_zones is not None else _zones(before)
+    new = _zones(after)
     gone: dict[str, list[Zone]] = {}
     came: dict[str, list[Zone]] = {}
     for zone in sorted(set(old) | set(new), key=lambda z: (_ORDER.index(z[0]), z[1] or "")):
-        was, now = old.get(zone, Counter()), new.get(zone, Counter())
+        was, now = old.get(zone, _EMPTY), new.get(zone, _EMPTY)
+        if was == now:  # most zones of most moves
+            continue
         for card, n in (was - now).items():
             gone.setdefault(card, []).extend([zone] * n)
         for card, n in (now - was).items():
@@ -110,8 +124,9 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
         events.append({"event": "won", "player": winner,
                        "text": pair("changes", "won", player=winner)})
     named = _named(findings)
+    every: list[list[dict[str, Any]]] = []  # every finding's sources, made once if wanted
     for event in events:
-        event["sources"] = _sources(event, named, findings, game, played)
+        event["sources"] = _sources(event, named, findings, game, played, every)
     return events
 
 
@@ -195,15 +210,20 @@ def _text_of(texts: dict[str, str]) -> Any:
 
 
 def _sources(event: dict[str, Any], named: dict[str, list[dict[str, Any]]],
-             findings: list[dict[str, Any]], game: Catalog,
-             played: str | None) -> list[dict[str, Any]]:
+             findings: list[dict[str, Any]], game: Catalog, played: str | None,
+             every: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """The sources of the move's findings that name the event's card or player (`named`:
-    `_named`), else those of the card played, else of every finding of the move."""
+    `_named`), else those of the card played, else of every finding of the move (kept in
+    `every` for the move's other events: each event gets its own list)."""
     wanted = event.get("card") or event.get("player")
     out = _distinct(named.get(wanted, ())) if isinstance(wanted, str) else []
     if not out and played and game.get(played) is not None:
         out = [game.get(played).source()]
-    return out or _distinct(findings)
+    if out:
+        return out
+    if not every:
+        every.append(_distinct(findings))
+    return list(every[0])
 
 
 def _named(findings: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

@@ -58,7 +58,7 @@ from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
 from ..table.schema import MOVE_KINDS
 from ..table.state import TableState
 from . import draw_odds, rounds
-from .changes import changes
+from .changes import changes, zones_of
 from .next_state import card_of, chance_keys_of, next_state, open_choices_of, picks_of
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for, rulings_for
@@ -878,9 +878,10 @@ def _told(result: PlayResult, state: TableState, action: dict[str, Any]) -> Play
     card = game.resolve(action["card"]) if isinstance(action.get("card"), str) else None
     action = {**action, "card": card.id if card else None}
     _rule(result.outcomes, game)
+    before = zones_of(state)
     for outcome in result.outcomes:
         outcome.changes = changes(state, outcome.state, game, action, outcome.findings,
-                                  outcome.ruling.get("winner"))
+                                  outcome.ruling.get("winner"), before)
     result.outcomes.sort(key=lambda o: not (o.ruling or {}).get("winner"))
     return result
 
