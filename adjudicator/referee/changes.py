@@ -37,7 +37,9 @@ def _known(cards: list[str] | None) -> Counter[str]:
     return Counter(c for c in cards or [] if c != UNKNOWN_CARD)
 
 
-def _zones(state: TableState) -> dict[Zone, Counter[str]]:
+def zones_of(state: TableState) -> dict[Zone, Counter[str]]:
+    """The known cards of each zone of `state`, as `changes` compares them (made once for a
+    move's several outcomes: `before_zones`)."""
     zones: dict[Zone, Counter[str]] = {}
     for p in state.players:
         zones[("hand", p.name)] = _known(p.hand)
@@ -68,19 +70,13 @@ def _zone_text(zone: Zone) -> dict[str, str]:
     return {lang: template[lang].format(player=zone[1] or "") for lang in LANGS}
 
 
-def zones_of(state: TableState) -> dict[Zone, Counter[str]]:
-    """The known cards of each zone of `state`, as `changes` compares them: made once for a
-    move's several outcomes (`before`)."""
-    return _zones(state)
-
-
 def changes(before: TableState, after: TableState, game: Catalog, move: dict[str, Any],
             findings: list[dict[str, Any]], winner: str | None,
             before_zones: dict[Zone, Counter[str]] | None = None) -> list[dict[str, Any]]:
     """The ordered events that lead from `before` to `after` (one outcome of `move`);
     `before_zones`: zones_of(before), where the caller has it."""
-    old = before_zones if before_zones is not None else _zones(before)
-    new = _zones(after)
+    old = before_zones if before_zones is not None else zones_of(before)
+    new = zones_of(after)
     gone: dict[str, list[Zone]] = {}
     came: dict[str, list[Zone]] = {}
     for zone in sorted(set(old) | set(new), key=lambda z: (_ORDER.index(z[0]), z[1] or "")):
@@ -123,10 +119,9 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
     if winner:
         events.append({"event": "won", "player": winner,
                        "text": pair("changes", "won", player=winner)})
-    named = _named(findings)
-    every: list[list[dict[str, Any]]] = []  # every finding's sources, made once if wanted
+    named, every = _named(findings), _distinct(findings)
     for event in events:
-        event["sources"] = _sources(event, named, findings, game, played, every)
+        event["sources"] = _sources(event, named, every, game, played)
     return events
 
 
@@ -210,20 +205,15 @@ def _text_of(texts: dict[str, str]) -> Any:
 
 
 def _sources(event: dict[str, Any], named: dict[str, list[dict[str, Any]]],
-             findings: list[dict[str, Any]], game: Catalog, played: str | None,
-             every: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+             every: list[dict[str, Any]], game: Catalog,
+             played: str | None) -> list[dict[str, Any]]:
     """The sources of the move's findings that name the event's card or player (`named`:
-    `_named`), else those of the card played, else of every finding of the move (kept in
-    `every` for the move's other events: each event gets its own list)."""
+    `_named`), else those of the card played, else `every` finding's (a list of its own)."""
     wanted = event.get("card") or event.get("player")
     out = _distinct(named.get(wanted, ())) if isinstance(wanted, str) else []
     if not out and played and game.get(played) is not None:
         out = [game.get(played).source()]
-    if out:
-        return out
-    if not every:
-        every.append(_distinct(findings))
-    return list(every[0])
+    return out or list(every)
 
 
 def _named(findings: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

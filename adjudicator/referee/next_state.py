@@ -97,10 +97,10 @@ def next_state(state: TableState, atoms: Atoms, keep: dict[str, Any] | None = No
                sorted(atoms.args("next_discard", 2), key=lambda a: a[1].number)]
     # the known cards of the pile by position: the rules' next_draw_pile/2, or the table's own
     # known cards where the rules keep the pile as it was (next_draw_pile_kept: drawing.lp)
-    pile_known = [(i, c) for i, c in enumerate(state.draw_pile or []) if c != UNKNOWN_CARD] \
-        if atoms.args("next_draw_pile_kept", 0) else \
-        [(i.number, card_of(c)) for c, i in atoms.args("next_draw_pile", 2)]
-    pile_known.sort()
+    if atoms.args("next_draw_pile_kept", 0):
+        pile_known = [(i, c) for i, c in enumerate(state.draw_pile or []) if c != UNKNOWN_CARD]
+    else:
+        pile_known = sorted((i.number, card_of(c)) for c, i in atoms.args("next_draw_pile", 2))
     size_sym = atoms.one("next_draw_pile_size")
     pile_size = size_sym.number if size_sym is not None else state.draw_pile_size
     if state.deckless:  # no deck (Fluxxnomic): the rules draw from an unending pile of made cards
