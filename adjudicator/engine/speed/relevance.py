@@ -27,11 +27,10 @@ The test is a sound over-approximation of what can be derived, on the program's 
 
 Then, backwards from what is shown (`Relevance.plan`): a normal rule whose head no kept statement
 reads and no `#show` names is left out too (repeatedly; the splitting theorem keeps the shown
-atoms of every answer set), and so is every fact no kept statement can read: a fact of the
-program whose signature only positive body atoms read, none of whose rules could join it, and a
-line of a facts text whose signature nothing reads. A signature read under negation, in an
-aggregate, a condition or a `#show` keeps all its facts; choices and disjunctions are never left
-out; without any `#show` (every atom shown) no rule is left out this way.
+atoms of every answer set), and so is every line of a facts text whose signature nothing kept
+reads; choices and disjunctions are never left out; without any `#show` (every atom shown) no
+rule is left out this way. The program's own facts are all kept: telling which of them no kept
+rule could join cost more than grounding them (bench/HISTORY.md).
 
 The analysis of a table costs about as much as grounding the rules it drops, so each answer is
 kept with the questions it asked of the table's facts (`_Trace`); a later table whose facts answer
@@ -418,8 +417,6 @@ class Relevance:
         # what each statement reads other than through the positive body atoms of `rules`
         # (negated, in an aggregate or a condition, shown): None when not understood
         self.loose: dict[int, frozenset[Signature] | None] = {}
-        # the program's plain facts (not a choice), each with the atoms it makes true
-        self.plain_facts: dict[int, tuple[tuple[Signature, Args], ...]] = {}
         # normal rules with a body (a plain atom or a pool of them as head): their signatures
         self.normal: dict[int, tuple[Signature, ...]] = {}
         # every rule's (and fact's) head signatures
@@ -439,13 +436,6 @@ class Relevance:
                               and s.head.sign == ast.Sign.NoSign)
                 if i in self.rules and plain_head and heads:
                     self.normal[i] = tuple(h.signature for h in heads)
-                if i not in self.rules and plain_head and not s.body:
-                    # an argument not read as a constant (card(c), 1..3) matches anything
-                    if heads and all(all(a is None or a[0] == "c" for a in h.args)
-                                     for h in heads):
-                        self.plain_facts[i] = tuple(
-                            (h.signature, tuple(None if a is None else a[1] for a in h.args))
-                            for h in heads)
 
     # ---- reading the program ------------------------------------------------------------------
     def _arg(self, term: ast.AST) -> RuleArg:
@@ -579,7 +569,7 @@ class Relevance:
         reads: set[Signature] = set()
         joins: dict[Signature, list[tuple[tuple[_Atom, ...], int]]] = {}
         for i in range(len(self.statements)):
-            if i in dropped or i in self.plain_facts:
+            if i in dropped:
                 continue
             loose = self.loose.get(i)
             if loose is None:
@@ -624,7 +614,7 @@ class Relevance:
                        for k, (index, text) in enumerate(zip(indexes, texts, strict=True)))
         lines_out = sum(len(index.lines) for index in indexes) - sum(
             0 if not t else t.count("\n") + 1 for t in passed)
-        return Plan(trace.kept, passed, trace.dropped, trace.facts_out + lines_out)
+        return Plan(trace.kept, passed, trace.dropped, lines_out)
 
     def _trace(self, indexes: Sequence[FactIndex]) -> tuple[_Trace, list[tuple[Question, bool]]]:
         """Which rules cannot fire with the added facts `indexes`, and every question asked of
@@ -770,27 +760,14 @@ class Relevance:
         start[0] = 0  # the backward half is not replayed
         if not self.backwards:
             return self._made(indexes, probes, dropped)
-        # What the kept statements read: a signature read loosely keeps all its facts; one read
-        # only as positive body atoms keeps the facts that some kept rule could join. A normal
-        # rule whose head no kept statement reads (nor shows) is left out too, until none is:
-        # each such rule's atoms are then read only by rules already left out, so every
-        # answer set of the rest extends to exactly one of the whole (the splitting theorem).
+        # What the kept statements read: a table's facts of a signature that nothing kept reads
+        # are left out. A normal rule whose head no kept statement reads (nor shows) is left
+        # out too, until none is: each such rule's atoms are then read only by rules already
+        # left out, so every answer set of the rest extends to exactly one of the whole (the
+        # splitting theorem).
         dropped, reads, joins = self._unread_rules(dropped)
         understood = reads is not None
         reads = reads or set()
-
-        def needed(sig: Signature, values: Args) -> bool:
-            if sig in reads:
-                return True
-            for body, j in joins.get(sig, ()):
-                bound = _extend({}, body[j].args, values, constants=True)
-                if bound is not None and satisfiable(body[:j] + body[j + 1:], bound):
-                    return True
-            return False
-
-        unread = set() if not understood else {
-            i for i, heads in self.plain_facts.items()
-            if not any(needed(sig, values) for sig, values in heads)}
         texts: tuple[str | None, ...] = (None,) * len(indexes)
         if understood:
             texts = tuple(_lines(index, reads | set(joins)) for index in indexes)
@@ -799,7 +776,7 @@ class Relevance:
         # any #show would show every atom.
         produced: set[Signature] = set()
         for i, sigs in self.head_sigs.items():
-            if i not in dropped and i not in unread:
+            if i not in dropped:
                 produced |= sigs
         shows = self.show_statements
         silent = {i for i in shows if self.statements[i].ast_type == ASTType.ShowSignature
@@ -808,23 +785,23 @@ class Relevance:
                   and not asked(sig, (None,) * sig[1])}
         if len(silent) == len(shows):
             silent = set()
-        return self._made(indexes, probes, dropped, unread, silent, texts,
+        return self._made(indexes, probes, dropped, silent, texts,
                           frozenset(reads | set(joins)) if understood else None)
 
     def _made(self, indexes: Sequence[FactIndex], probes: dict[tuple[int, Signature, Args], bool],
-              dropped: set[int], unread: Collection[int] = (), silent: Collection[int] = (),
+              dropped: set[int], silent: Collection[int] = (),
               texts: tuple[str | None, ...] | None = None,
               wanted: frozenset[Signature] | None = None
               ) -> tuple[_Trace, list[tuple[Question, bool]]]:
-        """The trace that keeps every statement but the rules `dropped`, the facts `unread` and
-        the #show `silent`, and the questions `probes` in the order asked."""
+        """The trace that keeps every statement but the rules `dropped` and the #show `silent`,
+        and the questions `probes` in the order asked."""
         # with anything left out the engine turns off the message that `#defined` silences, and
         # every part is `base`: neither kind of statement is worth adding
-        idle = self._idle if dropped or unread else frozenset()
-        key = (frozenset(dropped), frozenset(unread), frozenset(silent))
+        idle = self._idle if dropped else frozenset()
+        key = (frozenset(dropped), frozenset(silent))
         kept = self._kept.get(key)
         if kept is None:  # one tuple per set of statements: answers alike share it
-            out = key[0] | key[1] | key[2] | idle
+            out = key[0] | key[1] | idle
             kept = self._kept.keep(key, tuple(
                 s for i, s in enumerate(self.statements) if i not in out))
         known = self._questions
@@ -838,7 +815,7 @@ class Relevance:
             questions.append((question, result))
         # the sources are held weakly: a kept answer must not keep every table's index alive
         trace = _Trace(tuple(weakref.ref(index) for index in indexes), kept, len(dropped),
-                       texts or (None,) * len(indexes), wanted, len(unread))
+                       texts or (None,) * len(indexes), wanted)
         return trace, questions
 
 
@@ -874,7 +851,6 @@ class _Trace:
     # each source's text without the facts no kept statement reads (None: pass it whole)
     texts: tuple[str | None, ...]
     wanted: frozenset[Signature] | None  # the signatures the kept statements read
-    facts_out: int  # the program's facts left out
 
     def text(self, k: int, index: FactIndex, text: str) -> str:
         """The text to ground for source `k`: made once for the index the trace was made with
@@ -968,7 +944,7 @@ class Plan:
     statements: Sequence[ast.AST]
     texts: tuple[str, ...]
     rules_left_out: int
-    facts_left_out: int  # the program's facts and the texts' facts no kept statement reads
+    facts_left_out: int  # the texts' facts no kept statement reads
 
     @property
     def pruned(self) -> bool:
@@ -990,16 +966,11 @@ def _instance(atom: _Atom, bound: dict[str, str]) -> Args:
 
 
 def _extend(bound: dict[str, str], args: tuple[RuleArg, ...],
-            values: Args, constants: bool = False) -> dict[str, str] | None:
-    """`bound` plus the variables of `args` bound to a fact's `values`; None on a clash (with
-    `constants`, also when a constant of `args` is not the fact's value there)."""
+            values: Args) -> dict[str, str] | None:
+    """`bound` plus the variables of `args` bound to a fact's `values`; None on a clash."""
     more = dict(bound)
     for a, value in zip(args, values, strict=True):
-        if a is None or value is None:
-            continue
-        if a[0] != "v":
-            if constants and a[1] != value:
-                return None
+        if a is None or value is None or a[0] != "v":
             continue
         if more.setdefault(a[1], value) != value:
             return None
