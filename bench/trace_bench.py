@@ -64,8 +64,8 @@ def collect(games: int, moves: int) -> list[tuple[Any, bool, list[Any]]]:
 
 
 def plan_of(trace: Any, questions: Any) -> tuple[Any, ...]:
-    return (tuple(id(s) for s in trace.kept), trace.texts, trace.dropped, trace.facts_out,
-            trace.wanted, tuple(questions))
+    return (tuple(id(s) for s in trace.kept), trace.texts, trace.dropped, trace.wanted,
+            tuple(questions))
 
 
 def main() -> None:

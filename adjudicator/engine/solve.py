@@ -330,9 +330,9 @@ def run(statements: Sequence[clingo.ast.AST], texts: Sequence[str], *,
     grounding = plan(statements, texts)
     analysed = time.perf_counter()
     warnings: list[str] = []
-    # a pruned program lacks rules and facts the full one has: atoms of the rules' heads, or of
-    # facts no kept rule could join, would be reported as occurring in no rule head (the full
-    # programs are checked clean of it: tests/engine/test_engine.py)
+    # a pruned program lacks rules the full one has: atoms of their heads would be reported as
+    # occurring in no rule head (the full programs are checked clean of it:
+    # tests/engine/test_engine.py)
     warn = ["--warn=all", "--warn=no-atom-undefined"] if grounding.pruned else ["--warn=all"]
     ctl = clingo.Control(["--models=2", *warn], logger=_collector(warnings), message_limit=100)
     add_statements(ctl, grounding.statements, grounding.texts)

@@ -355,9 +355,7 @@ class Relevance:
         self._kept: Memo[tuple[frozenset[int], ...], tuple[ast.AST, ...]] = Memo(
             TRACES, switchable=False)  # FLUXX_PRUNE switches this one
         self._answers: dict[int, _Answers] = {}  # by the number of texts
-        self._unread: dict[frozenset[int], tuple[
-            set[int], set[Signature] | None,
-            dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]] = {}
+        self._unread: dict[frozenset[int], tuple[set[int], set[Signature] | None]] = {}
         read_heads: dict[int, list[_Atom]] = {}  # each rule's head atoms (reading the AST is slow)
         for i, s in enumerate(statements):
             if s.ast_type != ASTType.Rule or not self.enabled:
@@ -534,9 +532,7 @@ class Relevance:
                 ways.append((producer.body, bound))
         return tuple(ways)
 
-    def _unread_rules(self, dropped: set[int]) -> tuple[
-            set[int], set[Signature] | None,
-            dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
+    def _unread_rules(self, dropped: set[int]) -> tuple[set[int], set[Signature] | None]:
         """`dropped` plus the normal rules whose head nothing kept reads (again and again until
         none is), and what the rest reads (`_reading`). It depends on `dropped` alone, so it
         is kept for the last few sets met (a table that needs a new analysis often drops the
@@ -547,38 +543,33 @@ class Relevance:
             return known
         dropped = set(dropped)
         while True:
-            reads, joins = self._reading(dropped)
+            reads = self._reading(dropped)
             if reads is None or not self.shows:
                 break
             unread = {i for i, heads in self.normal.items()
-                      if i not in dropped and not any(sig in reads or sig in joins
-                                                      for sig in heads)}
+                      if i not in dropped and not any(sig in reads for sig in heads)}
             if not unread:
                 break
             dropped |= unread
         with self._lock:
             if len(self._unread) >= UNREAD_SETS:
                 self._unread.clear()
-            self._unread[key] = (dropped, reads, joins)
-        return dropped, reads, joins
+            self._unread[key] = (dropped, reads)
+        return dropped, reads
 
-    def _reading(self, dropped: set[int]) -> tuple[
-            set[Signature] | None, dict[Signature, list[tuple[tuple[_Atom, ...], int]]]]:
-        """What the statements not in `dropped` read: the signatures read loosely (None if some
-        atom is not understood), and the positive body atoms of rules by signature."""
+    def _reading(self, dropped: set[int]) -> set[Signature] | None:
+        """The signatures that the statements not in `dropped` read, loosely or as positive body
+        atoms of rules; None if some atom is not understood."""
         reads: set[Signature] = set()
-        joins: dict[Signature, list[tuple[tuple[_Atom, ...], int]]] = {}
         for i in range(len(self.statements)):
             if i in dropped:
                 continue
             loose = self.loose.get(i)
             if loose is None:
-                return None, joins
+                return None
             reads |= loose
-            body = self.rules.get(i, ())
-            for j, atom in enumerate(body):
-                joins.setdefault(atom.signature, []).append((body, j))
-        return reads, joins
+            reads.update(atom.signature for atom in self.rules.get(i, ()))
+        return reads
 
     # ---- one table ----------------------------------------------------------------------------
     def prune(self, texts: Sequence[str]) -> tuple[Sequence[ast.AST], int]:
@@ -589,7 +580,8 @@ class Relevance:
 
     def plan(self, texts: Sequence[str]) -> Plan:
         """What to ground for the facts `texts`: the statements without the rules that cannot
-        fire and the facts no kept statement reads, and the texts without such facts."""
+        fire (and, backwards, those whose heads nothing kept reads), and the texts without the
+        facts no kept statement reads."""
         if not self.enabled:
             return Plan(self.statements, tuple(texts), 0, 0)
         indexes = []
@@ -765,12 +757,10 @@ class Relevance:
         # out too, until none is: each such rule's atoms are then read only by rules already
         # left out, so every answer set of the rest extends to exactly one of the whole (the
         # splitting theorem).
-        dropped, reads, joins = self._unread_rules(dropped)
-        understood = reads is not None
-        reads = reads or set()
+        dropped, reads = self._unread_rules(dropped)
         texts: tuple[str | None, ...] = (None,) * len(indexes)
-        if understood:
-            texts = tuple(_lines(index, reads | set(joins)) for index in indexes)
+        if reads is not None:
+            texts = tuple(_lines(index, reads) for index in indexes)
         # A `#show p/n` that nothing kept and no fact of the table can make true shows nothing
         # (asking the table is a question of the trace); one is always kept: a program without
         # any #show would show every atom.
@@ -786,7 +776,7 @@ class Relevance:
         if len(silent) == len(shows):
             silent = set()
         return self._made(indexes, probes, dropped, silent, texts,
-                          frozenset(reads | set(joins)) if understood else None)
+                          frozenset(reads) if reads is not None else None)
 
     def _made(self, indexes: Sequence[FactIndex], probes: dict[tuple[int, Signature, Args], bool],
               dropped: set[int], silent: Collection[int] = (),
