@@ -73,15 +73,13 @@ def warm(state: TableState) -> None:
     move's outcomes together (batch.py builds it in the background on first use) and the
     analyses of it and of the play program (a play and two outcomes ruled together on other
     tables of the game: about three seconds, once per process), and the program of plays asked
-    together (engine/speed/plays.py) with its analysis, the narrow program of plays of one
-    table that differ in their card alone, the narrow program of a discard's outcomes, and the
-    decks of the FAQ entries (read on the first ruling that cites one: about 25 ms, once per
-    process)."""
+    together (engine/speed/plays.py) with its analysis, the narrow program of a discard's
+    outcomes, and the decks of the FAQ entries (read on the first ruling that cites one: about
+    25 ms, once per process)."""
     scope_of("faq:002-01", state.edition)
     batch.tagged_program(state.edition, state.expansions)
     game = (state.edition, tuple(state.expansions))
     plays.PROGRAMS.get(game)  # the plays' program asked together (POST /api/plays)
-    plays.NARROW.get((game, frozenset({("do_play", 2)})))  # those plays of one table
     # the outcomes of a discard, ruled together: they differ in the discarded cards' places
     batch.NARROW.get((game, frozenset({("discard", 2), ("in_hand", 2), ("hand_copies", 3)})))
     if game not in _WARM:
@@ -91,7 +89,7 @@ def warm(state: TableState) -> None:
         play_response(others[0], {"kind": "draw"})
         play_responses(others[1], [{"kind": "draw"}, {"kind": "end_turn"}])
         hand = others[1].player(others[1].active).hand or []
-        play_responses(others[1], [{"card": c} for c in hand])  # the narrow program's analysis
+        play_responses(others[1], [{"card": c} for c in hand])  # the plays' analysis
         rulings_for(others)
 
 

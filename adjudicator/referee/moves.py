@@ -247,9 +247,10 @@ def _play_statements(edition: str | None = None,
 
 
 @cache
-def _statements(game: tuple[str | None, tuple[str, ...]]) -> tuple[clingo.ast.AST, ...]:
-    """The rules program and the play program of the game (edition, expansions): one tuple per
-    game, so the analysis of which rules can fire (solve.pruned) is made once for it."""
+def game_program(game: tuple[str | None, tuple[str, ...]]) -> tuple[clingo.ast.AST, ...]:
+    """The rules program and the play program of the game (edition, expansions), as a play
+    grounds them (alone, or with the other plays of its table: plays.solve_plays): one tuple
+    per game, so the analysis of which rules can fire (solve.pruned) is made once for it."""
     edition, expansions = game
     return (solve.program(edition=edition, expansions=expansions)
             + _play_statements(edition, expansions))
@@ -289,7 +290,7 @@ def solve_alone(facts: str, limit: int, game: tuple[str | None, tuple[str, ...]]
     # that cannot fire with these facts are left out (relevance.py)
     # forwards only: a play's facts are often a new table, where the backward analysis costs
     # more than it saves (bench/HISTORY.md)
-    grounding = solve.plan(_statements(game), [facts], backwards=False)
+    grounding = solve.plan(game_program(game), [facts], backwards=False)
     solve.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     models: list[list[Term]] = []
@@ -307,7 +308,7 @@ def _brave(facts: str, game: tuple[str | None, tuple[str, ...]] = FULL) -> list[
     # shared parsed ASTs: added under the engine's lock (concurrent adds corrupt them)
     # forwards only: a play's facts are often a new table, where the backward analysis costs
     # more than it saves (bench/HISTORY.md)
-    grounding = solve.plan(_statements(game), [facts], backwards=False)
+    grounding = solve.plan(game_program(game), [facts], backwards=False)
     solve.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     last: list[clingo.Symbol] = []

@@ -72,9 +72,9 @@ def _work_out(program: rename.Program, game: Game, needs: list[PlayNeed],
     solved: list[Solved | BaseException] = []
     if needs:
         found = plays.solve_plays([f for f, _, _ in needs], [n for _, n, _ in needs], program,
+                                  moves.game_program(game),
                                   limit_s=solve.time_limit() * batch.SLOT_SHARE,
-                                  samples=[s for _, _, s in needs],
-                                  game=game) if len(needs) > 1 else None
+                                  samples=[s for _, _, s in needs]) if len(needs) > 1 else None
         solved = list(found) if found is not None else [
             _alone(partial(moves.solve_alone, f, n, game, s)) for f, n, s in needs]
     rulings: list[dict[str, Any] | BaseException] = []

@@ -514,7 +514,7 @@ def test_every_program_is_understood_and_pruned(edition: str, expansions: tuple[
                                      {"name": "Bo", "hand_size": 3}], "active": "Ann"})
     facts = state_facts(state)
     rules = solve.program(edition=edition, expansions=expansions)
-    plays = moves._statements((edition, tuple(sorted(expansions))))
+    plays = moves.game_program((edition, tuple(sorted(expansions))))
     for statements in (rules, plays):
         _, left_out, body_rules = solve.pruned(statements, [facts])
         assert 0 < left_out < body_rules
@@ -613,7 +613,7 @@ def test_looking_up_producers_by_constant_changes_no_answer(
               and tuple(sorted(s.expansions)) == tuple(sorted(expansions))][:12]
     assert states
     rules = solve.program(edition=edition, expansions=expansions)
-    plays = moves._statements((edition, tuple(sorted(expansions))))
+    plays = moves.game_program((edition, tuple(sorted(expansions))))
     for statements in (rules, plays):
         for backwards in (True, False):
             narrowed = relevance.Relevance(statements, backwards)

@@ -79,7 +79,6 @@ def assert_alike(state: TableState, requests: list[dict[str, Any]],
         requests = [r for r, a in zip(requests, alone, strict=True)
                     if not isinstance(a, InputError)]
         alone = [a for a in alone if not isinstance(a, InputError)]
-    _narrow_built(monkeypatch)  # plays that differ in few predicates: a narrow program
     grounded: list[int] = []
     together_ = plays.solve_plays
     monkeypatch.setattr(plays, "solve_plays", lambda facts, *a, **k: (
@@ -162,15 +161,25 @@ def test_a_refused_play_is_refused_at_its_place_and_the_round_ends() -> None:
     assert play_response(state, {"card": "Jackpot"})["legal"]  # nothing of the round is left
 
 
-def test_a_grounding_of_plays_past_its_time_gives_way_to_each_play_alone() -> None:
-    state = parse_state(TABLE)
+OTHER = {**TABLE, "players": [{"name": "Ann", "hand": ["Jackpot", "Milk", "Cookies"]},
+                               {"name": "Bo", "hand": ["Peace"]}]}
+
+
+@pytest.mark.parametrize("tables", [(TABLE, TABLE), (TABLE, OTHER)],
+                         ids=["one table: the play chosen", "two tables: renamed apart"])
+def test_a_grounding_of_plays_past_its_time_gives_way_to_each_play_alone(
+        tables: tuple[dict[str, Any], dict[str, Any]]) -> None:
     program = plays.PROGRAMS.get(("fluxx", ()))
     assert program is not None
-    facts = [moves.build_facts(state, {"kind": "play", "card": c, "player": "Ann"}, {}, None,
-                               catalog_for("fluxx", ())) for c in ("jackpot", "milk")]
-    assert plays.solve_plays(facts, [4, 4], program, limit_s=0.0) is None
-    found = plays.solve_plays(facts, [4, 4], program)
+    alone = moves.game_program(("fluxx", ()))
+    facts = [moves.build_facts(parse_state(t), {"kind": "play", "card": c, "player": "Ann"}, {},
+                               None, catalog_for("fluxx", ()))
+             for t, c in zip(tables, ("jackpot", "milk"), strict=True)]
+    assert (narrow.differing(facts) is None) == (tables[1] is OTHER)
+    assert plays.solve_plays(facts, [4, 4], program, alone, limit_s=0.0) is None
+    found = plays.solve_plays(facts, [4, 4], program, alone)
     assert found is not None and [len(models) for models, _ in found] == [1, 1]
+
     def atoms(solved: tuple[list[list[Any]], bool]) -> tuple[list[list[str]], bool]:
         return [sorted(map(str, model)) for model in solved[0]], solved[1]
 
@@ -178,35 +187,24 @@ def test_a_grounding_of_plays_past_its_time_gives_way_to_each_play_alone() -> No
                                          for f in facts]
 
 
-def _narrow_built(monkeypatch: pytest.MonkeyPatch) -> list[frozenset[tuple[str, int]]]:
-    """Narrow programs built at once when asked (a server builds them in the background), and
-    the predicates in which the plays differed, for each grounding of plays that used one."""
-    monkeypatch.setattr(plays.NARROW, "ready", plays.NARROW.get)
-    used: list[frozenset[tuple[str, int]]] = []
-    program_for = plays.program_for
-
-    def spy(game: Any, facts: Any) -> Any:
-        found = program_for(game, facts)
-        if found is not None:
-            used.append(frozenset(narrow.differing(facts)[0]))  # type: ignore[index]
-        return found
-
-    monkeypatch.setattr(plays, "program_for", spy)
-    return used
-
-
-def test_plays_of_one_table_ground_its_rules_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plays_of_one_table_are_grounded_once_the_play_chosen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     state = parse_state(TABLE)
     requests = [{"card": c} for c in state.player("Ann").hand or []]
     plays.PROGRAMS.get(("fluxx", ()))
     alone = [comparable(play_response(state, r)) for r in requests]
-    used = _narrow_built(monkeypatch)
+    texts: list[tuple[str, str]] = []
+    chosen = plays.chosen_texts
+    monkeypatch.setattr(plays, "chosen_texts", lambda *a: (texts.append(chosen(*a)), texts[-1])[1])
     assert [comparable(a) for a in play_responses(state, requests)] == alone
-    assert used and used[0] == {("do_play", 2)}  # the plays differ in their do_play/2 alone
-    program = plays.NARROW.get((("fluxx", ()), used[0]))
-    # renamed apart per play: what the move derives; the table's rules are not (grounded once)
-    assert {("do_play", 2), ("next_in_hand", 3), ("finding", 3)} <= program.per_table
-    assert not {("in_hand", 2), ("draws_due", 1), ("may_play", 0), ("seat", 1)} & program.per_table
+    assert texts, "the plays of one table are grounded in the play program, the play chosen"
+    shared, own = texts[0]
+    # the table's facts once, as facts; each play's move holds while that play is asked
+    assert "in_hand(0,jackpot)." in shared.split("\n") and "do_play" not in shared
+    assert own.split("\n")[0] == f"{{ {plays.ASKED}(0..{len(requests) - 1}) }}."
+    assert sorted(own.split("\n")[1:]) == sorted(
+        f"do_play(0,{c}) :- {plays.ASKED}({n})." for n, c in enumerate(
+            ("taxation", "jackpot", "draw_2", "trade_hands", "milk", "rules_reset")))
 
 
 def test_a_narrow_program_renames_what_the_differing_facts_reach() -> None:
@@ -248,6 +246,7 @@ def test_the_guard_names_no_predicate_of_a_program() -> None:
         statements = (solve.program(edition=edition, expansions=expansions)
                       + solve.play_program(edition, expansions))
         assert not any(n == plays.SOLVED for n, _ in rename.per_table_predicates(statements))
+        assert not any(n == plays.ASKED for n, _ in rename.signatures(list(statements)))
 
 
 @pytest.mark.slow

@@ -7,7 +7,8 @@ is renamed apart per table, and the rest of the program, which reads what every 
 grounded once for all of them (README.md, "narrow programs"). `narrow_text` writes the tables'
 facts for such a program, and `narrow_program` answers a built narrow program with those facts,
 or None, and the caller uses the game's program. The programs themselves are built by their
-users: batch.NARROW (rulings) and plays.NARROW (plays, their choices guarded).
+user, batch.NARROW (a move's outcomes ruled together). Plays of one table use `differing` alone:
+they are grounded in the play program itself, the play chosen (plays.py).
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from .rename import FACT_LINE, TABLE, Built, Game, Program, derived_from, signat
 _T = A.ASTType
 
 # Tables that differ only in a few predicates' facts (the outcomes of one discard: discard/2,
-# in_hand/2 and hand_copies/3; plays of one table: do_play/2) need only what those facts reach
-# renamed apart: the rest of the program reads what every table has, and is grounded once for
-# all of them. A narrow program is built per set of differing predicates, for tables that
-# differ in at most NARROW_INPUTS of them, and at most NARROW_PROGRAMS per process and kind of
-# program (the sets come from the requests).
+# in_hand/2 and hand_copies/3) need only what those facts reach renamed apart: the rest of the
+# program reads what every table has, and is grounded once for all of them. A narrow program is
+# built per set of differing predicates, for tables that differ in at most NARROW_INPUTS of them
+# (plays of one table too: plays.py), and at most NARROW_PROGRAMS per process (the sets come
+# from the requests).
 NARROW_INPUTS = 6
 NARROW_PROGRAMS = 24
 Signature = tuple[str, int]

@@ -1,39 +1,43 @@
 """Several plays of one game in one grounding: the plays a caller asks for together (every card
 of a hand: referee.together.play_responses) share clingo's fixed cost.
 
-A play's program (the rules program and the play program of its game: referee.moves) is
-renamed apart per play as rename.py renames the rules program per table, so that each play's
-atoms carry its number. Unlike a ruling, a play may have many answer sets (one per outcome or
-choice), and the answer sets of several plays in one program would combine, each play's with
-every other's. So every rule that can make a choice (a choice rule, a disjunction) and every
-integrity constraint also gets `solved_table(T)` in its body, an atom a choice rule leaves open
-for each play: the program is grounded once, then solved once per play under the assumptions
-that make `solved_table` true for that play alone. The other plays then make no choice and break
-no constraint, their atoms follow deterministically from their facts, and the answer sets of the
-play solved are, read apart (rename.split), exactly those of its program alone, though clingo may
-meet them in another order (tests/rules/test_plays_together.py compares them play by play).
+Plays of one table (every card of a hand) differ only in a few lines of their facts (do_play/2,
+a choice/2, ...). They are grounded in the play program as one play grounds it, with every
+play's facts: the lines every play has as facts, each other line as a rule that holds only while
+its play is asked (`p(a) :- asked_play(2).`), and a choice rule that leaves every `asked_play`
+open (`chosen_texts`). The program is then solved once per play under the assumptions that ask
+that play alone. The `asked_play` atoms occur in no other rule, so under those assumptions the
+program is the play's own program (the splitting theorem): the same answer sets, though clingo
+may meet them in another order (tests/rules/test_plays_together.py compares them play by play).
+What the table's facts derive is grounded once for all of them, and so is every rule of the
+move that reads what all plays have (a copy that no play moves stays where it is).
 
-Plays of one table (every card of a hand) differ only in their move facts, so only what those
-facts reach needs renaming apart: a narrow program (`program_for`) renames the predicates
-derived from the predicates in which the plays' facts differ (do_play/2, say: the move files'
-next_* atoms, findings), and grounds the rules program of the table once for all of them
-rather than once per play. Plays of different tables (the simulator's) differ in nearly every
-predicate and use the game's program, which renames every predicate of a table.
+Plays of different tables (the simulator's games in lockstep) differ in nearly every fact. Their
+program (the game's rules and play programs) is renamed apart per play as rename.py renames the
+rules program per table, so that each play's atoms carry its number. Unlike a ruling, a play may
+have many answer sets (one per outcome or choice), and the answer sets of several plays in one
+program would combine, each play's with every other's. So every rule that can make a choice (a
+choice rule, a disjunction) and every integrity constraint also gets `solved_table(T)` in its
+body, an atom a choice rule leaves open for each play: the program is grounded once, then solved
+once per play under the assumptions that make `solved_table` true for that play alone. The other
+plays then make no choice and break no constraint, their atoms follow deterministically from
+their facts, and the answer sets of the play solved are, read apart (rename.split), exactly
+those of its program alone.
 
-Nothing here decides a rule: the rules are rules_asp's, renamed apart per play.
+Nothing here decides a rule: the rules are rules_asp's, as one play grounds them.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import clingo
 import clingo.ast as A
 
 from .. import solve as solving
-from ..terms import Term, handles
-from .narrow import NARROW_PROGRAMS, Narrow, Signature, narrow_program, reached_from
+from ..terms import Term, handles, read_atoms
+from .narrow import Signature, differing
 from .rename import (
     TABLE,
     Built,
@@ -47,6 +51,7 @@ from .rename import (
 )
 
 SOLVED = "solved_table"  # solved_table(T): the play solved now (an assumption per solve)
+ASKED = "asked_play"  # asked_play(N): the play of one table solved now (an assumption per solve)
 _T = A.ASTType
 
 
@@ -67,15 +72,13 @@ def _tagged(rule: A.AST) -> bool:
             and last.atom.symbol.ast_type == _T.Function and last.atom.symbol.name == TABLE)
 
 
-def guarded_program(statements: Sequence[A.AST],
-                    per_table: frozenset[Signature] | None = None
+def guarded_program(statements: Sequence[A.AST]
                     ) -> tuple[tuple[A.AST, ...], frozenset[Signature]]:
-    """The renamed-apart program of `statements` (the predicates `per_table`, by default every
-    predicate of a table: rename.per_table_predicates) with each per-play rule that chooses
-    guarded by `solved_table(T)`, and the rule that leaves that atom open for every play; with
-    the program's per-play predicates."""
-    if per_table is None:
-        per_table = per_table_predicates(statements)
+    """The renamed-apart program of `statements` (every predicate of a table is renamed:
+    rename.per_table_predicates) with each per-play rule that chooses guarded by
+    `solved_table(T)`, and the rule that leaves that atom open for every play; with the
+    program's per-play predicates."""
+    per_table = per_table_predicates(statements)
     if any(name == SOLVED for name, _ in per_table):
         raise ValueError(f"the program has a predicate named {SOLVED}")
     out: list[A.AST] = []
@@ -105,52 +108,79 @@ def _build_guarded(game: Game) -> Program:
 PROGRAMS: Built[Game, Program] = Built(_build_guarded, "fluxx-plays-program")
 
 
-def _build_narrow(key: Narrow) -> Program:
-    (edition, expansions), inputs = key
-    statements = (solving.parse_private(edition, expansions)
-                  + solving.parse_private(edition, expansions, play=True))
-    guarded, per_play = guarded_program(statements, reached_from(statements, inputs))
-    return Program(guarded, per_play, per_table_names(statements, per_play))
-
-
-# The narrow programs of plays (narrow.narrow_program): plays of one table, which differ in
-# their move facts alone (do_play/2, a choice/2, ...); other plays use the game's program.
-NARROW: Built[Narrow, Program] = Built(_build_narrow, "fluxx-narrow-plays-program",
-                                       most=NARROW_PROGRAMS)
-
-
-def program_for(game: Game, facts: Sequence[str]) -> tuple[Program, str] | None:
-    """The narrow program of plays of `game` with these facts and their facts' text, when the
-    plays differ in few predicates and it is built (else it is built in the background, within
-    NARROW_PROGRAMS, and the caller uses the game's program meanwhile)."""
-    return narrow_program(NARROW, game, facts)
-
-
 def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
-                limit_s: float | None = None, samples: Sequence[int | None] | None = None,
-                game: Game | None = None) -> list[tuple[list[list[Term]], bool]] | None:
+                alone: Sequence[A.AST], limit_s: float | None = None,
+                samples: Sequence[int | None] | None = None
+                ) -> list[tuple[list[list[Term]], bool]] | None:
     """For each play's facts, up to its limit of answer sets (the shown atoms, read as Terms)
     and whether there were more, all from one grounding; None when the facts cannot be renamed
     apart (a line that is not a fact) or the search runs past `limit_s` (default: the engine's
     time limit), and the caller solves each play alone. A play with a sample seed (`samples`)
     gets one answer set found by a randomized search seeded with it, as moves.solve_alone
     finds one (the search runs in this grounding, so it may meet another answer set than alone).
-    With `game`, plays that differ in few predicates use its narrow program (`program_for`)
-    instead of `program`."""
+    Plays that differ in a few predicates' facts (narrow.differing: plays of one table) are
+    grounded in `alone`, the program one play grounds, choosing the play (`_solve_chosen`); the
+    others in `program`, the game's program guarded and renamed apart per play."""
     started = time.perf_counter()
-    narrow = program_for(game, facts) if game is not None else None
-    if narrow is not None:
-        program, tagged = narrow
-    else:
-        found = tagged_text(facts)
-        if found is None:
-            return None
-        tagged = found
+    apart = differing(facts)
+    if apart is not None:
+        return _solve_chosen(facts, limits, alone, apart[1], started, limit_s, samples)
+    tagged = tagged_text(facts)
+    if tagged is None:
+        return None
     grounding = solving.plan(program.statements, [tagged], backwards=False)
     ctl = clingo.Control(["--project=show", "--warn=none"])
     solving.add_statements(ctl, grounding.statements, grounding.texts)
     ctl.ground([("base", [])])
     guards = [clingo.Function(SOLVED, [clingo.Number(n)]) for n in range(len(facts))]
+    return _solve_each(ctl, started, limits, guards, lambda model, n: split(
+        handles(model.symbols(shown=True)), len(facts), program.per_table,
+        program.per_table_names, program.readings)[n], limit_s, samples)
+
+
+def chosen_texts(facts: Sequence[str], common: set[str], kept: str) -> tuple[str, str]:
+    """The facts of plays that differ in a few lines, for one program that chooses the play:
+    the lines every play has (of `kept`, the lines the plan keeps), and a text where each other
+    line holds for its play alone (`p(a) :- asked_play(2).`) and a choice rule leaves every
+    `asked_play` open."""
+    kept_lines = set(kept.split("\n"))
+    shared = [line for line in kept.split("\n") if line in common and line.strip()]
+    own = [f"{{ {ASKED}(0..{len(facts) - 1}) }}."]
+    for number, text in enumerate(facts):
+        own += [f"{line.rstrip()[:-1]} :- {ASKED}({number})." for line in text.split("\n")
+                if line.strip() and line not in common and line in kept_lines]
+    return "\n".join(shared), "\n".join(own)
+
+
+def _solve_chosen(facts: Sequence[str], limits: Sequence[int], statements: Sequence[A.AST],
+                  common: set[str], started: float, limit_s: float | None,
+                  samples: Sequence[int | None] | None
+                  ) -> list[tuple[list[list[Term]], bool]] | None:
+    """solve_plays for plays of one table: the play program as alone, grounded once with every
+    play's facts, each line that not every play has holding only while its play is asked
+    (chosen_texts), and solved once per play under the assumption that asks it alone."""
+    union = "\n".join(dict.fromkeys(line for text in facts for line in text.split("\n")
+                                      if line.strip()))
+    # planned with every play's lines as facts: what can fire for some play
+    grounding = solving.plan(statements, [union], backwards=False)
+    texts = chosen_texts(facts, common, grounding.texts[0])
+    ctl = clingo.Control(["--project=show", "--warn=none"])
+    solving.add_statements(ctl, grounding.statements, texts)
+    ctl.ground([("base", [])])
+    asked = [clingo.Function(ASKED, [clingo.Number(n)]) for n in range(len(facts))]
+    return _solve_each(ctl, started, limits, asked,
+                       lambda model, _: read_atoms(handles(model.symbols(shown=True))),
+                       limit_s, samples)
+
+
+def _solve_each(ctl: clingo.Control, started: float, limits: Sequence[int],
+                guards: Sequence[clingo.Symbol],
+                read: Callable[[clingo.Model, int], list[Term]], limit_s: float | None,
+                samples: Sequence[int | None] | None
+                ) -> list[tuple[list[list[Term]], bool]] | None:
+    """Solves a grounded program of plays once per play, under the assumptions that make its
+    guard true and every other play's false: up to the play's limit of answer sets, each read
+    for that play (`read(model, play)`), and whether there were more; None past the time limit."""
     out: list[tuple[list[list[Term]], bool]] = []
     try:
         for number, limit in enumerate(limits):
@@ -161,12 +191,8 @@ def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
                                                  else limit + 1)
             models: list[list[Term]] = []
             solving.solve_within(
-                ctl, started,
-                lambda model, n=number, found=models: found.append(
-                    split(handles(model.symbols(shown=True)), len(facts), program.per_table,
-                          program.per_table_names, program.readings)[n]),
-                limit_s,
-                assumptions=[(g, k == number) for k, g in enumerate(guards)])
+                ctl, started, lambda model, n=number, found=models: found.append(read(model, n)),
+                limit_s, assumptions=[(g, k == number) for k, g in enumerate(guards)])
             out.append((models[:limit], len(models) > limit))
     except solving.TimeLimitError:
         return None
