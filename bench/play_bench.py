@@ -33,7 +33,7 @@ from typing import Any
 
 from adjudicator import allocator
 from adjudicator.cards.catalog import catalog_for
-from adjudicator.engine.speed import batch, plays
+from adjudicator.engine.speed import batch
 from adjudicator.referee.moves import play_response
 from adjudicator.referee.ruling import ruling_for, rulings_for
 from adjudicator.referee.simulate import GROUP, deal, deck, random_walk, simulate
@@ -71,15 +71,13 @@ def seven_card_table(seed: int) -> TableState | None:
 def warm(state: TableState) -> None:
     """Builds what a running server has built by its first requests: the program that rules a
     move's outcomes together (batch.py builds it in the background on first use) and the
-    analyses of it and of the play program (a play and two outcomes ruled together on other
-    tables of the game: about three seconds, once per process), and the program of plays asked
-    together (engine/speed/plays.py) with its analysis, the narrow program of a discard's
-    outcomes, and the decks of the FAQ entries (read on the first ruling that cites one: about
-    25 ms, once per process)."""
+    analyses of it and of the play program (a play, plays asked together and two outcomes ruled
+    together on other tables of the game: about three seconds, once per process), the narrow
+    program of a discard's outcomes, and the decks of the FAQ entries (read on the first ruling
+    that cites one: about 25 ms, once per process)."""
     scope_of("faq:002-01", state.edition)
     batch.tagged_program(state.edition, state.expansions)
     game = (state.edition, tuple(state.expansions))
-    plays.PROGRAMS.get(game)  # the plays' program asked together (POST /api/plays)
     # the outcomes of a discard, ruled together: they differ in the discarded cards' places
     batch.NARROW.get((game, frozenset({("discard", 2), ("in_hand", 2), ("hand_copies", 3)})))
     if game not in _WARM:

@@ -269,7 +269,7 @@ def _solve(facts: str, limit: int, sample: int | None = None,
     """Up to `limit` answer sets (projected on the shown atoms, read as Terms: terms.py) and
     whether there were more.
     With `sample`, one answer set found by a randomized search seeded with it (the simulator's
-    random decisions). `game` = (edition, expansions) chooses the programs (_statements).
+    random decisions). `game` = (edition, expansions) chooses the programs (game_program).
     In a round (together.py), worked out with what its other tasks ask (rounds.py)."""
     here = rounds.ROUND.get()
     if here is not None and game == here.game:

@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from ..engine import solve
-from ..engine.speed import batch, plays, rename
+from ..engine.speed import batch, plays
 from ..errors import ErrorItem, InputError
 from ..table.state import TableState
 from . import moves
@@ -47,13 +47,12 @@ def play_responses(state: TableState, requests: Sequence[dict[str, Any]]) -> lis
 
 
 def run_together(game: Game, tasks: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
-    """Runs the tasks of `game` in one round, or one after the other where there is one task,
-    batching is off or the plays' program is not built yet (it is built in the background on
-    first use); for each, (True, what it returned) or (False, the exception it raised)."""
-    program = plays.PROGRAMS.ready(game) if batch.batching() and len(tasks) > 1 else None
-    if program is None:
+    """Runs the tasks of `game` in one round, or one after the other where there is one task
+    or batching is off; for each, (True, what it returned) or (False, the exception it
+    raised)."""
+    if not batch.batching() or len(tasks) < 2:
         return [_ended(task) for task in tasks]
-    return Round(game, partial(_work_out, program, game)).run(tasks)
+    return Round(game, partial(_work_out, game)).run(tasks)
 
 
 def _ended(task: Callable[[], Any]) -> tuple[bool, Any]:
@@ -63,7 +62,7 @@ def _ended(task: Callable[[], Any]) -> tuple[bool, Any]:
         return False, err
 
 
-def _work_out(program: rename.Program, game: Game, needs: list[PlayNeed],
+def _work_out(game: Game, needs: list[PlayNeed],
               tables: list[TableState]) -> tuple[list[Solved | BaseException],
                                                  list[dict[str, Any] | BaseException]]:
     """What the tasks of a round asked for: the play programs' answer sets, together, and the
@@ -71,8 +70,10 @@ def _work_out(program: rename.Program, game: Game, needs: list[PlayNeed],
     exception in place of the answer that still hits it)."""
     solved: list[Solved | BaseException] = []
     if needs:
-        found = plays.solve_plays([f for f, _, _ in needs], [n for _, n, _ in needs], program,
-                                  moves.game_program(game),
+        # the plays of several tables need the game's renamed program, built in the background
+        # on first use (until then they are solved one by one)
+        found = plays.solve_plays([f for f, _, _ in needs], [n for _, n, _ in needs],
+                                  plays.PROGRAMS.ready(game), moves.game_program(game),
                                   limit_s=solve.time_limit() * batch.SLOT_SHARE,
                                   samples=[s for _, _, s in needs]) if len(needs) > 1 else None
         solved = list(found) if found is not None else [

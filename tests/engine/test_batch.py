@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import defaultdict
+from typing import Any
 
 import clingo.ast
 import pytest
@@ -283,7 +284,7 @@ def test_outcomes_that_differ_in_few_predicates_rule_alike_in_a_narrow_program(
 
     def spy(built, game, facts):  # type: ignore[no-untyped-def]
         found = narrow_program(built, game, facts)
-        if found is not None and built is batch.NARROW:
+        if found is not None:
             used.append(narrow.differing(facts)[0])  # type: ignore[index]
         return found
 
@@ -307,6 +308,44 @@ def test_outcomes_that_differ_in_few_predicates_rule_alike_in_a_narrow_program(
         ruled = dict(outcome["ruling"], engine=None)
         assert ruled == dict(ruling_for(parse_state(outcome["state"])), engine=None)
         assert outcome["ruling"]["engine"]["batch"] == 4
+
+
+def test_a_narrow_program_renames_what_the_differing_facts_reach() -> None:
+    statements = solve.program(edition="fluxx")
+    per_table = narrow.reached_from(statements, frozenset({("discard", 2)}))
+    assert ("discard", 2) in per_table and not {("seat", 1), ("card_type", 2)} & per_table
+    # the condition of a choice's elements is read, not derived: `1 = { goal_out(G): goal(G) }`
+    # (the play program's)
+    moved = narrow.reached_from(statements + solve.play_program("fluxx", ()),
+                                frozenset({("do_play", 2)}))
+    assert ("goal_out", 1) in moved and ("goal", 1) not in moved
+    facts = ["seat(0).\nseat(1).\ndiscard(milk,0).\n", "seat(0).\nseat(1).\ndiscard(time,0).\n"]
+    assert narrow.differing(facts) == (frozenset({("discard", 2)}),
+                                      {"seat(0).", "seat(1).", ""})
+    assert narrow.narrow_text(facts, {"seat(0).", "seat(1).", ""}, per_table).split("\n") == [
+        "seat(0).", "seat(1).", "discard(0,milk,0).", "table(0).", "discard(1,time,0).",
+        "table(1)."]
+    program: list[Any] = []
+    clingo.ast.parse_string("q(X) :- p(X). r(X, Y) :- q(X, Y). s :- r(1, 2).", program.append)
+    # q/1 renamed is q/2, so q/2 (and what it derives) is renamed too
+    assert narrow.reached_from(program, frozenset({("p", 1)})) == {
+        ("p", 1), ("q", 1), ("q", 2), ("r", 2), ("s", 0)}
+    many = [f"p{k}(1).\n" for k in range(narrow.NARROW_INPUTS + 1)]
+    assert narrow.differing(many) is None  # too many predicates apart: the game's program
+
+
+def test_narrow_programs_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = rename.Built(lambda key: key, "test-built", most=2)
+    monkeypatch.setattr(built, "get", lambda key: built.built.setdefault(key, key))
+    for key in ("a", "b", "c"):
+        built.ready(key)
+    for _ in range(100):
+        if len(built.built) == 2:
+            break
+        time.sleep(0.01)
+    assert built.ready("a") == "a" and built.ready("b") == "b"
+    assert built.ready("c") is None and "c" not in built.built  # past the bound: never built
+
 
 
 def test_tables_that_differ_in_many_predicates_take_the_games_program() -> None:

@@ -5,7 +5,6 @@ simulated games of every edition, each listed and each held move, and every card
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import clingo.ast
@@ -97,6 +96,9 @@ TABLE = {"players": [{"name": "Ann", "hand": ["Taxation", "Jackpot", "Draw 2", "
                      {"name": "Bo", "hand": ["Peace", "Love", "Time"]},
                      {"name": "Cy", "hand": ["Sun", "Moon"]}],
          "active": "Ann", "turn": {"hand_at_start": 6, "drawn": 1}}
+# another table of the game: plays of TABLE and of OTHER differ in nearly every fact
+OTHER = {**TABLE, "players": [{"name": "Ann", "hand": ["Jackpot", "Milk", "Cookies"]},
+                               {"name": "Bo", "hand": ["Peace"]}]}
 
 
 def test_every_card_of_a_hand_together_as_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -114,18 +116,25 @@ def test_every_card_of_a_hand_together_as_alone(monkeypatch: pytest.MonkeyPatch)
     assert rounds.ROUND.get() is None
 
 
-def test_plays_are_answered_one_by_one_until_their_program_is_built(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plays_of_one_table_need_no_renamed_program(monkeypatch: pytest.MonkeyPatch) -> None:
     state = parse_state(TABLE)
     requests = [{"card": "Jackpot"}, {"card": "Milk"}]
     alone = [comparable(play_response(state, r)) for r in requests]
-    monkeypatch.setattr(plays.PROGRAMS, "ready", lambda game: None)
-    grounded: list[bool] = []  # whether a round was under way at each lone grounding
+    monkeypatch.setattr(plays.PROGRAMS, "ready", lambda game: None)  # not built yet
     lone = moves.solve_alone
+    grounded: list[bool] = []
     monkeypatch.setattr(moves, "solve_alone", lambda facts, *a, **k: (
-        grounded.append(rounds.ROUND.get() is not None), lone(facts, *a, **k))[1])
+        grounded.append(True), lone(facts, *a, **k))[1])
     assert [comparable(a) for a in play_responses(state, requests)] == alone
-    assert grounded == [False, False]  # each play alone, as play_response, no round
+    assert grounded == []  # grounded together, the play chosen, at once
+
+
+def test_plays_of_several_tables_wait_for_the_renamed_program() -> None:
+    facts = [moves.build_facts(parse_state(t), {"kind": "play", "card": "jackpot", "player": "Ann"},
+                               {}, None, catalog_for("fluxx", ())) for t in (TABLE, OTHER)]
+    assert narrow.differing(facts) is None
+    # not built yet: the caller solves each play alone
+    assert plays.solve_plays(facts, [4, 4], None, moves.game_program(("fluxx", ()))) is None
 
 
 def test_plays_whose_grounding_together_fails_are_answered_each_alone(
@@ -159,10 +168,6 @@ def test_a_refused_play_is_refused_at_its_place_and_the_round_ends() -> None:
     assert refused.value.items[0].suggestions == ["Jackpot"]
     assert rounds.ROUND.get() is None
     assert play_response(state, {"card": "Jackpot"})["legal"]  # nothing of the round is left
-
-
-OTHER = {**TABLE, "players": [{"name": "Ann", "hand": ["Jackpot", "Milk", "Cookies"]},
-                               {"name": "Bo", "hand": ["Peace"]}]}
 
 
 @pytest.mark.parametrize("tables", [(TABLE, TABLE), (TABLE, OTHER)],
@@ -207,38 +212,61 @@ def test_plays_of_one_table_are_grounded_once_the_play_chosen(
             ("taxation", "jackpot", "draw_2", "trade_hands", "milk", "rules_reset")))
 
 
-def test_a_narrow_program_renames_what_the_differing_facts_reach() -> None:
-    statements = (solve.program(edition="fluxx") + solve.play_program("fluxx", ()))
-    assert ("in_hand", 2) in narrow.reached_from(statements, frozenset({("revealed", 2)}))
-    # the condition of a choice's elements is read, not derived: `1 = { goal_out(G): goal(G) }`
-    per_play = narrow.reached_from(statements, frozenset({("do_play", 2)}))
-    assert ("goal_out", 1) in per_play and ("goal", 1) not in per_play
-    facts = ["seat(0).\nseat(1).\ndo_play(0,milk).\n", "seat(0).\nseat(1).\ndo_play(0,time).\n"]
-    assert narrow.differing(facts) == (frozenset({("do_play", 2)}),
-                                      {"seat(0).", "seat(1).", ""})
-    assert narrow.narrow_text(facts, {"seat(0).", "seat(1).", ""}, per_play).split("\n") == [
-        "seat(0).", "seat(1).", "do_play(0,0,milk).", "table(0).", "do_play(1,0,time).",
-        "table(1)."]
-    program: list[Any] = []
-    clingo.ast.parse_string("q(X) :- p(X). r(X, Y) :- q(X, Y). s :- r(1, 2).", program.append)
-    # q/1 renamed is q/2, so q/2 (and what it derives) is renamed too
-    assert narrow.reached_from(program, frozenset({("p", 1)})) == {
-        ("p", 1), ("q", 1), ("q", 2), ("r", 2), ("s", 0)}
-    many = [f"p{k}(1).\n" for k in range(narrow.NARROW_INPUTS + 1)]
-    assert narrow.differing(many) is None  # plays of different tables: the game's program
+TOY = """
+p(X) :- q(X).
+r :- not p(a).
+many :- #count{ X: p(X) } >= 2.
+{ pick(X) : p(X) } = 1 :- go.
+:- pick(b), block.
+s(X) :- pick(X).
+#show p/1. #show r/0. #show many/0. #show s/1.
+"""
 
 
-def test_narrow_programs_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    built = rename.Built(lambda key: key, "test-built", most=2)
-    monkeypatch.setattr(built, "get", lambda key: built.built.setdefault(key, key))
-    for key in ("a", "b", "c"):
-        built.ready(key)
-    for _ in range(100):
-        if len(built.built) == 2:
-            break
-        time.sleep(0.01)
-    assert built.ready("a") == "a" and built.ready("b") == "b"
-    assert built.ready("c") is None and "c" not in built.built  # past the bound: never built
+def test_the_play_chosen_gives_each_play_its_own_answer_sets() -> None:
+    """The splitting argument on a program of its own: a play's own line that another play's
+    facts derive (p(a)), read under `not` and in a #count, a choice and a constraint, a play
+    with no line of its own and two alike: each play's answer sets are those of its facts."""
+    statements: list[Any] = []
+    clingo.ast.parse_string(TOY, statements.append)
+    program = tuple(s for s in statements if s.ast_type != clingo.ast.ASTType.Program)
+    facts = ["q(b).\np(a).\ngo.\n", "q(b).\nq(a).\ngo.\nblock.\n", "q(b).\n", "q(b).\ngo.\n",
+             "q(b).\ngo.\n"]
+    assert narrow.differing(facts) is not None  # the chosen path
+
+    def alone(text: str) -> list[list[str]]:
+        ctl = clingo.Control(["--models=0", "--project=show", "--warn=none"])
+        ctl.add("base", [], TOY + text)
+        ctl.ground([("base", [])])
+        found: list[list[str]] = []
+        ctl.solve(on_model=lambda m: found.append(sorted(map(str, m.symbols(shown=True)))))
+        return sorted(found)
+
+    found = plays.solve_plays(facts, [10] * len(facts), None, program)
+    assert found is not None
+    expected = [alone(f) for f in facts]
+    assert [sorted(sorted(map(str, m)) for m in models) for models, _ in found] == expected
+    assert expected[1] == [["many", "p(a)", "p(b)", "s(a)"]]  # the constraint rules out pick(b)
+    assert expected[2] == [["p(b)", "r"]]
+
+
+def test_the_play_chosen_keeps_limits_more_and_samples() -> None:
+    state = parse_state(TABLE)
+    game = ("fluxx", ())
+    facts = [moves.build_facts(state, {"kind": "play", "card": c, "player": "Ann"}, {}, None,
+                               catalog_for(*game)) for c in ("taxation", "milk")]
+    alone = [moves.solve_alone(f, 100, game) for f in facts]
+    sets = [{tuple(sorted(map(str, m))) for m in models} for models, _ in alone]
+    assert len(sets[0]) > 2 and len(sets[1]) == 1  # Taxation: whom each player gives
+    found = plays.solve_plays(facts, [2, 2], None, moves.game_program(game))
+    assert found is not None
+    (taxed, more), (milk, no_more) = found
+    assert len(taxed) == 2 and more and {tuple(sorted(map(str, m))) for m in taxed} <= sets[0]
+    assert [sorted(map(str, m)) for m in milk] == [list(s) for s in sets[1]] and not no_more
+    sampled = plays.solve_plays(facts, [1, 1], None, moves.game_program(game), samples=[3, 11])
+    assert sampled is not None
+    for (models, more_), own in zip(sampled, sets, strict=True):
+        assert len(models) == 1 and not more_ and tuple(sorted(map(str, models[0]))) in own
 
 
 def test_the_guard_names_no_predicate_of_a_program() -> None:
@@ -247,6 +275,8 @@ def test_the_guard_names_no_predicate_of_a_program() -> None:
                       + solve.play_program(edition, expansions))
         assert not any(n == plays.SOLVED for n, _ in rename.per_table_predicates(statements))
         assert not any(n == plays.ASKED for n, _ in rename.signatures(list(statements)))
+        # only what #show names is shown (so never asked_play/1, which plays.py adds)
+        assert any(s.ast_type == clingo.ast.ASTType.ShowSignature for s in statements)
 
 
 @pytest.mark.slow

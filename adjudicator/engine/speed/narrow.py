@@ -1,14 +1,13 @@
 """Tables that differ in few predicates: a narrow program renames apart only what those reach.
 
-The outcomes of one discard differ only in discard/2, in_hand/2 and hand_copies/3; the plays of
-one table only in their move facts (do_play/2, choice/2, ...). `differing` finds the predicates
-in which the tables' facts differ, `reached_from` what the program derives from them: only that
-is renamed apart per table, and the rest of the program, which reads what every table has, is
-grounded once for all of them (README.md, "narrow programs"). `narrow_text` writes the tables'
-facts for such a program, and `narrow_program` answers a built narrow program with those facts,
-or None, and the caller uses the game's program. The programs themselves are built by their
-user, batch.NARROW (a move's outcomes ruled together). Plays of one table use `differing` alone:
-they are grounded in the play program itself, the play chosen (plays.py).
+The outcomes of one discard differ only in discard/2, in_hand/2 and hand_copies/3. `differing`
+finds the predicates in which the tables' facts differ, `reached_from` what the program derives
+from them: only that is renamed apart per table, and the rest of the program, which reads what
+every table has, is grounded once for all of them (README.md, "narrow programs"). `narrow_text`
+writes the tables' facts for such a program, and `narrow_program` answers a built narrow program
+with those facts, or None, and the caller uses the game's program. The programs themselves are
+built by their user, batch.NARROW (a move's outcomes ruled together). Plays of one table use
+`differing` alone: they are grounded in the play program itself, the play chosen (plays.py).
 """
 
 from __future__ import annotations
@@ -25,9 +24,9 @@ _T = A.ASTType
 # Tables that differ only in a few predicates' facts (the outcomes of one discard: discard/2,
 # in_hand/2 and hand_copies/3) need only what those facts reach renamed apart: the rest of the
 # program reads what every table has, and is grounded once for all of them. A narrow program is
-# built per set of differing predicates, for tables that differ in at most NARROW_INPUTS of them
-# (plays of one table too: plays.py), and at most NARROW_PROGRAMS per process (the sets come
-# from the requests).
+# built per set of differing predicates, for tables that differ in at most NARROW_INPUTS of them,
+# and at most NARROW_PROGRAMS per process (the sets come from the requests). Plays of one table
+# are told by the same bound (plays.py grounds them with the play chosen, in no narrow program).
 NARROW_INPUTS = 6
 NARROW_PROGRAMS = 24
 Signature = tuple[str, int]

@@ -1,19 +1,25 @@
 """Several plays of one game in one grounding: the plays a caller asks for together (every card
 of a hand: referee.together.play_responses) share clingo's fixed cost.
 
-Plays of one table (every card of a hand) differ only in a few lines of their facts (do_play/2,
-a choice/2, ...). They are grounded in the play program as one play grounds it, with every
-play's facts: the lines every play has as facts, each other line as a rule that holds only while
-its play is asked (`p(a) :- asked_play(2).`), and a choice rule that leaves every `asked_play`
-open (`chosen_texts`). The program is then solved once per play under the assumptions that ask
-that play alone. The `asked_play` atoms occur in no other rule, so under those assumptions the
-program is the play's own program (the splitting theorem): the same answer sets, though clingo
-may meet them in another order (tests/rules/test_plays_together.py compares them play by play).
-What the table's facts derive is grounded once for all of them, and so is every rule of the
-move that reads what all plays have (a copy that no play moves stays where it is).
+Plays of one table (every card of a hand) differ only in the facts of a few predicates
+(do_play/2, a choice/2, ...). They are grounded in the play program as one play grounds it, with
+every play's facts: the lines every play has as facts, each other line as a rule that holds only
+while its play is asked (`p(a) :- asked_play(2).`), and a choice rule that leaves every
+`asked_play` open (`chosen_texts`). The program is then solved once per play under the
+assumptions that ask that play alone. The `asked_play` atoms occur in no other rule, so under
+those assumptions the program is the play's own program (the splitting theorem), and since the
+program shows only what its `#show` statements name (every game's does: the tests check it),
+its answer sets are the play's own, though clingo may meet them in another order
+(tests/rules/test_plays_together.py compares them play by play). The rules that cannot fire are
+left out for the union of the plays' lines taken as facts: the analysis drops a rule only for a
+positive body literal nothing can make true, so what it keeps grows with the facts and holds
+each play's own plan (relevance.py). What the table's facts derive is grounded once for all the
+plays, and so is every rule of the move that reads what all plays have (a copy that no play
+moves stays where it is).
 
 Plays of different tables (the simulator's games in lockstep) differ in nearly every fact. Their
-program (the game's rules and play programs) is renamed apart per play as rename.py renames the
+program (the game's rules and play programs, built in the background on first use) is renamed
+apart per play as rename.py renames the
 rules program per table, so that each play's atoms carry its number. Unlike a ruling, a play may
 have many answer sets (one per outcome or choice), and the answer sets of several plays in one
 program would combine, each play's with every other's. So every rule that can make a choice (a
@@ -108,14 +114,15 @@ def _build_guarded(game: Game) -> Program:
 PROGRAMS: Built[Game, Program] = Built(_build_guarded, "fluxx-plays-program")
 
 
-def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
+def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program | None,
                 alone: Sequence[A.AST], limit_s: float | None = None,
                 samples: Sequence[int | None] | None = None
                 ) -> list[tuple[list[list[Term]], bool]] | None:
     """For each play's facts, up to its limit of answer sets (the shown atoms, read as Terms)
     and whether there were more, all from one grounding; None when the facts cannot be renamed
-    apart (a line that is not a fact) or the search runs past `limit_s` (default: the engine's
-    time limit), and the caller solves each play alone. A play with a sample seed (`samples`)
+    apart (a line that is not a fact; or `program`, needed, is None: not built yet) or the
+    search runs past `limit_s` (default: the engine's time limit), and the caller solves each
+    play alone. A play with a sample seed (`samples`)
     gets one answer set found by a randomized search seeded with it, as moves.solve_alone
     finds one (the search runs in this grounding, so it may meet another answer set than alone).
     Plays that differ in a few predicates' facts (narrow.differing: plays of one table) are
@@ -125,6 +132,8 @@ def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program,
     apart = differing(facts)
     if apart is not None:
         return _solve_chosen(facts, limits, alone, apart[1], started, limit_s, samples)
+    if program is None:
+        return None
     tagged = tagged_text(facts)
     if tagged is None:
         return None
