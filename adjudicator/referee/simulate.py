@@ -247,8 +247,9 @@ def play_games(seeds: Sequence[int], players: int = 3, max_steps: int = 200, che
         return [one(s) for s in seeds]
     first = deal(random.Random(0), players, edition, expansions)
     game = (first.edition, tuple(first.expansions))
-    # the renamed-apart programs, built now rather than in the background on first use
-    # (until then a round would not form)
+    # the renamed-apart programs, built now rather than in the background on first use: until
+    # then the plays of the group's tables would be solved one by one, and each sampled pick
+    # would depend on when the build ended (a group's games must replay alike)
     batch.tagged_program(first.edition, first.expansions)
     plays.PROGRAMS.get(game)
     results = []

@@ -71,9 +71,9 @@ def _work_out(game: Game, needs: list[PlayNeed],
     solved: list[Solved | BaseException] = []
     if needs:
         # the plays of several tables need the game's renamed program, built in the background
-        # on first use (until then they are solved one by one)
+        # when first needed (until then they are solved one by one)
         found = plays.solve_plays([f for f, _, _ in needs], [n for _, n, _ in needs],
-                                  plays.PROGRAMS.ready(game), moves.game_program(game),
+                                  partial(plays.PROGRAMS.ready, game), moves.game_program(game),
                                   limit_s=solve.time_limit() * batch.SLOT_SHARE,
                                   samples=[s for _, _, s in needs]) if len(needs) > 1 else None
         solved = list(found) if found is not None else [

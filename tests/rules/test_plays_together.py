@@ -120,13 +120,14 @@ def test_plays_of_one_table_need_no_renamed_program(monkeypatch: pytest.MonkeyPa
     state = parse_state(TABLE)
     requests = [{"card": "Jackpot"}, {"card": "Milk"}]
     alone = [comparable(play_response(state, r)) for r in requests]
-    monkeypatch.setattr(plays.PROGRAMS, "ready", lambda game: None)  # not built yet
+    asked: list[Any] = []  # the renamed program, not built yet, is never asked for
+    monkeypatch.setattr(plays.PROGRAMS, "ready", lambda game: asked.append(game))
     lone = moves.solve_alone
     grounded: list[bool] = []
     monkeypatch.setattr(moves, "solve_alone", lambda facts, *a, **k: (
         grounded.append(True), lone(facts, *a, **k))[1])
     assert [comparable(a) for a in play_responses(state, requests)] == alone
-    assert grounded == []  # grounded together, the play chosen, at once
+    assert grounded == [] and asked == []  # grounded together, the play chosen, at once
 
 
 def test_plays_of_several_tables_wait_for_the_renamed_program() -> None:
@@ -134,7 +135,8 @@ def test_plays_of_several_tables_wait_for_the_renamed_program() -> None:
                                {}, None, catalog_for("fluxx", ())) for t in (TABLE, OTHER)]
     assert narrow.differing(facts) is None
     # not built yet: the caller solves each play alone
-    assert plays.solve_plays(facts, [4, 4], None, moves.game_program(("fluxx", ()))) is None
+    assert plays.solve_plays(facts, [4, 4], lambda: None,
+                             moves.game_program(("fluxx", ()))) is None
 
 
 def test_plays_whose_grounding_together_fails_are_answered_each_alone(
@@ -181,8 +183,8 @@ def test_a_grounding_of_plays_past_its_time_gives_way_to_each_play_alone(
                                None, catalog_for("fluxx", ()))
              for t, c in zip(tables, ("jackpot", "milk"), strict=True)]
     assert (narrow.differing(facts) is None) == (tables[1] is OTHER)
-    assert plays.solve_plays(facts, [4, 4], program, alone, limit_s=0.0) is None
-    found = plays.solve_plays(facts, [4, 4], program, alone)
+    assert plays.solve_plays(facts, [4, 4], lambda: program, alone, limit_s=0.0) is None
+    found = plays.solve_plays(facts, [4, 4], lambda: program, alone)
     assert found is not None and [len(models) for models, _ in found] == [1, 1]
 
     def atoms(solved: tuple[list[list[Any]], bool]) -> tuple[list[list[str]], bool]:
@@ -242,7 +244,7 @@ def test_the_play_chosen_gives_each_play_its_own_answer_sets() -> None:
         ctl.solve(on_model=lambda m: found.append(sorted(map(str, m.symbols(shown=True)))))
         return sorted(found)
 
-    found = plays.solve_plays(facts, [10] * len(facts), None, program)
+    found = plays.solve_plays(facts, [10] * len(facts), lambda: None, program)
     assert found is not None
     expected = [alone(f) for f in facts]
     assert [sorted(sorted(map(str, m)) for m in models) for models, _ in found] == expected
@@ -258,15 +260,22 @@ def test_the_play_chosen_keeps_limits_more_and_samples() -> None:
     alone = [moves.solve_alone(f, 100, game) for f in facts]
     sets = [{tuple(sorted(map(str, m))) for m in models} for models, _ in alone]
     assert len(sets[0]) > 2 and len(sets[1]) == 1  # Taxation: whom each player gives
-    found = plays.solve_plays(facts, [2, 2], None, moves.game_program(game))
+    program = moves.game_program(game)
+    found = plays.solve_plays(facts, [2, 1], lambda: None, program)
     assert found is not None
     (taxed, more), (milk, no_more) = found
     assert len(taxed) == 2 and more and {tuple(sorted(map(str, m))) for m in taxed} <= sets[0]
+    # exactly as many answer sets as the limit: no more
     assert [sorted(map(str, m)) for m in milk] == [list(s) for s in sets[1]] and not no_more
-    sampled = plays.solve_plays(facts, [1, 1], None, moves.game_program(game), samples=[3, 11])
+    sampled = plays.solve_plays(facts, [1, 1], lambda: None, program, samples=[3, 11])
     assert sampled is not None
     for (models, more_), own in zip(sampled, sets, strict=True):
         assert len(models) == 1 and not more_ and tuple(sorted(map(str, models[0]))) in own
+    # a sampled play, then one that is not: it gets its limit of answer sets again, and more
+    mixed = plays.solve_plays(facts[::-1] + facts[:1], [1, 1, 2], lambda: None, program,
+                              samples=[5, 7, None])
+    assert mixed is not None and len(mixed[2][0]) == 2 and mixed[2][1]
+    assert {tuple(sorted(map(str, m))) for m in mixed[2][0]} <= sets[0]
 
 
 def test_the_guard_names_no_predicate_of_a_program() -> None:

@@ -18,17 +18,16 @@ plays, and so is every rule of the move that reads what all plays have (a copy t
 moves stays where it is).
 
 Plays of different tables (the simulator's games in lockstep) differ in nearly every fact. Their
-program (the game's rules and play programs, built in the background on first use) is renamed
-apart per play as rename.py renames the
-rules program per table, so that each play's atoms carry its number. Unlike a ruling, a play may
-have many answer sets (one per outcome or choice), and the answer sets of several plays in one
-program would combine, each play's with every other's. So every rule that can make a choice (a
-choice rule, a disjunction) and every integrity constraint also gets `solved_table(T)` in its
-body, an atom a choice rule leaves open for each play: the program is grounded once, then solved
-once per play under the assumptions that make `solved_table` true for that play alone. The other
-plays then make no choice and break no constraint, their atoms follow deterministically from
-their facts, and the answer sets of the play solved are, read apart (rename.split), exactly
-those of its program alone.
+program (the game's rules and play programs, built in the background when first needed) is
+renamed apart per play as rename.py renames the rules program per table, so that each play's
+atoms carry its number. Unlike a ruling, a play may have many answer sets (one per outcome or
+choice), and the answer sets of several plays in one program would combine, each play's with
+every other's. So every rule that can make a choice (a choice rule, a disjunction) and every
+integrity constraint also gets `solved_table(T)` in its body, an atom a choice rule leaves open
+for each play: the program is grounded once, then solved once per play under the assumptions
+that make `solved_table` true for that play alone. The other plays then make no choice and break
+no constraint, their atoms follow deterministically from their facts, and the answer sets of the
+play solved are, read apart (rename.split), exactly those of its program alone.
 
 Nothing here decides a rule: the rules are rules_asp's, as one play grounds them.
 """
@@ -110,28 +109,30 @@ def _build_guarded(game: Game) -> Program:
 
 
 # Built once per game (rename.Built): until then, `PROGRAMS.ready` answers None and the caller
-# solves its plays one by one.
+# solves its plays of several tables one by one.
 PROGRAMS: Built[Game, Program] = Built(_build_guarded, "fluxx-plays-program")
 
 
-def solve_plays(facts: Sequence[str], limits: Sequence[int], program: Program | None,
-                alone: Sequence[A.AST], limit_s: float | None = None,
-                samples: Sequence[int | None] | None = None
+def solve_plays(facts: Sequence[str], limits: Sequence[int],
+                renamed: Callable[[], Program | None], alone: Sequence[A.AST],
+                limit_s: float | None = None, samples: Sequence[int | None] | None = None
                 ) -> list[tuple[list[list[Term]], bool]] | None:
     """For each play's facts, up to its limit of answer sets (the shown atoms, read as Terms)
     and whether there were more, all from one grounding; None when the facts cannot be renamed
-    apart (a line that is not a fact; or `program`, needed, is None: not built yet) or the
-    search runs past `limit_s` (default: the engine's time limit), and the caller solves each
-    play alone. A play with a sample seed (`samples`)
-    gets one answer set found by a randomized search seeded with it, as moves.solve_alone
-    finds one (the search runs in this grounding, so it may meet another answer set than alone).
-    Plays that differ in a few predicates' facts (narrow.differing: plays of one table) are
-    grounded in `alone`, the program one play grounds, choosing the play (`_solve_chosen`); the
-    others in `program`, the game's program guarded and renamed apart per play."""
+    apart (a line that is not a fact; or the renamed program is not built yet) or the search
+    runs past `limit_s` (default: the engine's time limit), and the caller solves each play
+    alone. A play with a sample seed (`samples`) gets one answer set found by a randomized
+    search seeded with it, as moves.solve_alone finds one (the search runs in this grounding,
+    so it may meet another answer set than alone). Plays that differ in a few predicates' facts
+    (narrow.differing: plays of one table) are grounded in `alone`, the program one play
+    grounds, choosing the play (`_solve_chosen`); the others in the game's program guarded and
+    renamed apart per play, asked of `renamed` only then (`PROGRAMS.ready`: it is built when
+    first needed, and a server's plays of one table never need it)."""
     started = time.perf_counter()
     apart = differing(facts)
     if apart is not None:
         return _solve_chosen(facts, limits, alone, apart[1], started, limit_s, samples)
+    program = renamed()
     if program is None:
         return None
     tagged = tagged_text(facts)
