@@ -148,17 +148,16 @@ def solve_plays(facts: Sequence[str], limits: Sequence[int],
         program.per_table_names, program.readings)[n], limit_s, samples)
 
 
-def chosen_texts(facts: Sequence[str], common: set[str], kept: str) -> tuple[str, str]:
-    """The facts of plays that differ in a few lines, for one program that chooses the play:
-    the lines every play has (of `kept`, the lines the plan keeps), and a text where each other
-    line holds for its play alone (`p(a) :- asked_play(2).`) and a choice rule leaves every
+def chosen_texts(facts: Sequence[str], common: set[str]) -> tuple[str, str]:
+    """The facts of plays that differ in the facts of a few predicates, for one program that
+    chooses the play: the lines every play has (`common`), and a text where each other line
+    holds for its play alone (`p(a) :- asked_play(2).`) and a choice rule leaves every
     `asked_play` open."""
-    kept_lines = set(kept.split("\n"))
-    shared = [line for line in kept.split("\n") if line in common and line.strip()]
+    shared = [line for line in facts[0].split("\n") if line in common and line.strip()]
     own = [f"{{ {ASKED}(0..{len(facts) - 1}) }}."]
     for number, text in enumerate(facts):
         own += [f"{line.rstrip()[:-1]} :- {ASKED}({number})." for line in text.split("\n")
-                if line.strip() and line not in common and line in kept_lines]
+                if line.strip() and line not in common]
     return "\n".join(shared), "\n".join(own)
 
 
@@ -171,9 +170,10 @@ def _solve_chosen(facts: Sequence[str], limits: Sequence[int], statements: Seque
     (chosen_texts), and solved once per play under the assumption that asks it alone."""
     union = "\n".join(dict.fromkeys(line for text in facts for line in text.split("\n")
                                       if line.strip()))
-    # planned with every play's lines as facts: what can fire for some play
+    # planned with every play's lines as facts: what can fire for some play (the forward
+    # analysis leaves no line of a text out)
     grounding = solving.plan(statements, [union], backwards=False)
-    texts = chosen_texts(facts, common, grounding.texts[0])
+    texts = chosen_texts(facts, common)
     ctl = clingo.Control(["--project=show", "--warn=none"])
     solving.add_statements(ctl, grounding.statements, texts)
     ctl.ground([("base", [])])
