@@ -267,11 +267,13 @@ def _line_fact(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] 
 _TAGGED_LINE = re.compile(r"(_*[a-z][A-Za-z0-9_']*)\((0|[1-9][0-9]{0,8})(,|\)\.\Z)")
 
 
+_UNREAD: Any = object()  # not in _LINE_FACTS (whose values include None)
+
+
 def _read_line(raw: str) -> tuple[Signature, Args, tuple[str, ...]] | tuple[()] | None:
-    try:
-        return _LINE_FACTS[raw]
-    except KeyError:
-        pass
+    read = _LINE_FACTS.get(raw, _UNREAD)
+    if read is not _UNREAD:
+        return read
     tagged = _TAGGED_LINE.match(raw)
     if tagged is not None:
         name, number, after = tagged.groups()
@@ -286,12 +288,15 @@ def fact_lines(text: str) -> list[str] | None:
     """The fact lines of `text` as index_text reads them (stripped; no blank or comment lines),
     or None when it holds anything but facts one per line; without building its index."""
     lines: list[str] = []
+    known = _LINE_FACTS.get
     for raw in text.split("\n"):
-        read = _read_line(raw)
-        if read is None:
-            return None
+        read = known(raw, _UNREAD)
+        if read is _UNREAD:
+            read = _read_line(raw)
         if read:  # not _SKIP
             lines.append(raw.strip())
+        elif read is None:
+            return None
     return lines
 
 
@@ -302,17 +307,26 @@ def index_text(text: str) -> FactIndex | None:
     nothing may be pruned. Cached: the catalog's facts (facts.catalog_text) come with every
     ruling of a game; an index is never changed once built."""
     index = FactIndex()
+    # FactIndex.add and the memo's lookup inlined: the outcomes of a move, ruled together, come
+    # as one text of a thousand lines or more, most of them read before
+    facts, lines, names_met, known = index.facts, index.lines, index.names, _LINE_FACTS.get
     for raw in text.split("\n"):
-        read = _read_line(raw)
-        if read is None:
-            return None
-        if not read:  # _SKIP
-            continue
+        read = known(raw, _UNREAD)
+        if read is _UNREAD:
+            read = _read_line(raw)
+        if not read:
+            if read is None:
+                return None
+            continue  # _SKIP
         signature, values, names = read
-        index.add(signature, values)
+        found = facts.get(signature)
+        if found is None:
+            facts[signature] = [values]
+        else:
+            found.append(values)
         if names:
-            index.names.update(names)
-        index.lines.append((signature, raw.strip()))
+            names_met.update(names)
+        lines.append((signature, raw.strip()))
     return index
 
 
