@@ -265,6 +265,84 @@ def test_a_rule_is_explored_again_where_an_earlier_rule_answered_otherwise() -> 
     assert [str(s) for s in kept_rules(program, "card(y).")] == []
 
 
+def _unread_by_rounds(analysis: relevance.Relevance,
+                      dropped: set[int]) -> tuple[set[int], set[Any] | None]:
+    """What `_unread_rules` answers, worked out as its rule says: round after round, leave out
+    every normal rule whose heads no statement kept reads."""
+    dropped = set(dropped)
+    while True:
+        reads: set[Any] = set()
+        for i in range(len(analysis.statements)):
+            if i in dropped:
+                continue
+            loose = analysis.loose.get(i)
+            if loose is None:
+                return dropped, None
+            reads |= loose
+            reads.update(atom.signature for atom in analysis.rules.get(i, ()))
+        if not analysis.shows:
+            return dropped, reads
+        unread = {i for i, heads in analysis.normal.items()
+                  if i not in dropped and not any(sig in reads for sig in heads)}
+        if not unread:
+            return dropped, reads
+        dropped |= unread
+
+
+def test_rules_nothing_reads_go_in_chains_and_a_rule_reading_itself_stays() -> None:
+    program = ("a :- t.\nb :- a.\nc :- b.\nd :- d, t.\ne :- t.\nf :- e.\n#show f/0.\n"
+               "g(X) :- t, X = #count { 1 : c }.\n#show g/1.")
+    analysis = relevance.Relevance(parse(program))
+    rules = {str(s): i for i, s in enumerate(analysis.statements)}
+    # f's rule left out: e goes; c is read by g's aggregate, so c, b and a stay; d reads itself
+    dropped, reads = analysis._unread_rules({rules["f :- e."]})
+    assert {str(analysis.statements[i]) for i in dropped} == {"f :- e.", "e :- t."}
+    assert reads == {("t", 0), ("a", 0), ("b", 0), ("c", 0), ("d", 0), ("f", 0), ("g", 1)}
+    # g's rule left out too: c, b and a go
+    dropped, _ = analysis._unread_rules({rules["f :- e."], rules[next(r for r in rules
+                                                                    if r.startswith("g("))]})
+    assert {str(analysis.statements[i]) for i in dropped} == {
+        "f :- e.", "e :- t.", "g(X) :- t; X = #count { 1: c }.", "c :- b.", "b :- a.", "a :- t."}
+    for left_out in ({rules["f :- e."]}, set()):
+        assert analysis._unread_rules(left_out) == _unread_by_rounds(analysis, left_out)
+
+
+@pytest.mark.slow
+def test_rules_nothing_reads_are_those_left_out_round_after_round() -> None:
+    """`_unread_rules`, counting readers, leaves out what leaving out round after round every
+    rule nothing kept reads does: for every set of rules that the forward analysis of real
+    tables left out (scenarios, simulated games and their plays) and for random ones."""
+    import random
+
+    asked: list[tuple[relevance.Relevance, frozenset[int]]] = []
+    whole = relevance.Relevance._unread_rules
+
+    def recorded(self: relevance.Relevance, dropped: set[int]) -> Any:
+        asked.append((self, frozenset(dropped)))
+        return whole(self, dropped)
+
+    relevance.Relevance._unread_rules = recorded  # type: ignore[method-assign]
+    try:
+        for _, case in RULED[::9]:
+            ruling_for(parse_state(case["state"]))
+        for seed, game in enumerate([("fluxx", ("creepers", "surprises")), ("math", ()),
+                                     ("fluxxnomic", ())]):
+            for state in random_walk(seed + 40, 3, 12, *game):
+                moves.play_response(state, {"kind": "draw"})
+    finally:
+        relevance.Relevance._unread_rules = whole  # type: ignore[method-assign]
+    assert len(asked) > 20
+    rng = random.Random(7)
+    checked = 0
+    for analysis, dropped in asked:
+        rules = sorted(analysis.rules)
+        for left_out in (set(dropped), set(rng.sample(rules, len(rules) // 2))):
+            fresh = relevance.Relevance(analysis.statements, analysis.backwards)
+            assert fresh._unread_rules(set(left_out)) == _unread_by_rounds(analysis, left_out)
+            checked += 1
+    assert checked > 40
+
+
 def _plans_asked(run: Any) -> list[tuple[relevance.Relevance, list[str]]]:
     """Every (analysis, texts) that `run()` asks a plan of (rulings and plays alike)."""
     asked: list[tuple[relevance.Relevance, list[str]]] = []

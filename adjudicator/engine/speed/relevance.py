@@ -448,6 +448,22 @@ class Relevance:
                               and s.head.sign == ast.Sign.NoSign)
                 if i in self.rules and plain_head and heads:
                     self.normal[i] = tuple(h.signature for h in heads)
+        # for `_unread_rules`: what each statement reads, loosely or as positive body atoms
+        # (None: not understood), how many statements read each signature, and the normal rules
+        # by head signature
+        self._reads_of: list[frozenset[Signature] | None] = [
+            None if (loose := self.loose.get(i)) is None
+            else loose | frozenset(atom.signature for atom in self.rules.get(i, ()))
+            for i in range(len(self.statements))]
+        self._not_understood = frozenset(i for i, r in enumerate(self._reads_of) if r is None)
+        self._readers: dict[Signature, int] = {}
+        for found in self._reads_of:
+            for sig in found or ():
+                self._readers[sig] = self._readers.get(sig, 0) + 1
+        self._heads_at: dict[Signature, list[int]] = {}
+        for i, heads in self.normal.items():
+            for sig in set(heads):
+                self._heads_at.setdefault(sig, []).append(i)
 
     # ---- reading the program ------------------------------------------------------------------
     def _arg(self, term: ast.AST) -> RuleArg:
@@ -548,42 +564,49 @@ class Relevance:
 
     def _unread_rules(self, dropped: set[int]) -> tuple[set[int], set[Signature] | None]:
         """`dropped` plus the normal rules whose head nothing kept reads (again and again until
-        none is), and what the rest reads (`_reading`). It depends on `dropped` alone, so it
-        is kept for the last few sets met (a table that needs a new analysis often drops the
-        same rules as one before). The answer is shared: never changed by a caller."""
+        none is), and the signatures that the rest read, loosely or as positive body atoms
+        (None, and nothing more left out, when a statement kept is not understood). It depends
+        on `dropped` alone, so it is kept for the last few sets met (a table that needs a new
+        analysis often drops the same rules as one before). The answer is shared: never
+        changed by a caller.
+
+        Each signature's readers among the statements kept are counted: a rule left out takes
+        its readings away, and a rule whose heads are left with no reader is left out in turn (a
+        rule that reads its own head keeps itself). Leaving out only ever takes readers away, so
+        the order in which rules go does not change which go: the same as leaving out, round
+        after round, every rule that nothing kept reads (one pass over the program a round
+        made this about six times dearer on a play program: bench/HISTORY.md)."""
         key = frozenset(dropped)
         known = self._unread.get(key)
         if known is not None:
             return known
-        dropped = set(dropped)
-        while True:
-            reads = self._reading(dropped)
-            if reads is None or not self.shows:
-                break
-            unread = {i for i, heads in self.normal.items()
-                      if i not in dropped and not any(sig in reads for sig in heads)}
-            if not unread:
-                break
-            dropped |= unread
+        out = set(dropped)
+        reads: set[Signature] | None = None
+        if self._not_understood <= key:
+            count = dict(self._readers)
+            reads_of = self._reads_of
+            for i in key:
+                for sig in reads_of[i] or ():
+                    count[sig] -= 1
+            if self.shows:  # without a #show every atom is shown: every head is read
+                normal, heads_at = self.normal, self._heads_at
+                waiting = [i for sig, rules in heads_at.items() if not count.get(sig)
+                           for i in rules]
+                while waiting:
+                    i = waiting.pop()
+                    if i in out or any(count.get(sig) for sig in normal[i]):
+                        continue
+                    out.add(i)
+                    for sig in reads_of[i] or ():
+                        count[sig] -= 1
+                        if not count[sig]:
+                            waiting += heads_at.get(sig, ())
+            reads = {sig for sig, n in count.items() if n}
         with self._lock:
             if len(self._unread) >= UNREAD_SETS:
                 self._unread.clear()
-            self._unread[key] = (dropped, reads)
-        return dropped, reads
-
-    def _reading(self, dropped: set[int]) -> set[Signature] | None:
-        """The signatures that the statements not in `dropped` read, loosely or as positive body
-        atoms of rules; None if some atom is not understood."""
-        reads: set[Signature] = set()
-        for i in range(len(self.statements)):
-            if i in dropped:
-                continue
-            loose = self.loose.get(i)
-            if loose is None:
-                return None
-            reads |= loose
-            reads.update(atom.signature for atom in self.rules.get(i, ()))
-        return reads
+            self._unread[key] = (out, reads)
+        return out, reads
 
     # ---- one table ----------------------------------------------------------------------------
     def prune(self, texts: Sequence[str]) -> tuple[Sequence[ast.AST], int]:
