@@ -437,6 +437,11 @@ class Relevance:
         self.show_statements = [i for i, s in enumerate(statements)
                                 if s.ast_type in (ASTType.ShowSignature, ASTType.ShowTerm)]
         self.shows = bool(self.show_statements)
+        # the signature each `#show p/n.` names (read here once: an AST's attributes are calls
+        # into clingo)
+        self._shown: dict[int, Signature] = {
+            i: (statements[i].name, statements[i].arity) for i in self.show_statements
+            if statements[i].ast_type == ASTType.ShowSignature and statements[i].name}
         if self.enabled and backwards:  # what the backward analysis reads
             for i, s in enumerate(statements):
                 self.loose[i] = self._loose(s)
@@ -805,12 +810,9 @@ class Relevance:
         for i, sigs in self.head_sigs.items():
             if i not in dropped:
                 produced |= sigs
-        shows = self.show_statements
-        silent = {i for i in shows if self.statements[i].ast_type == ASTType.ShowSignature
-                  and self.statements[i].name
-                  and (sig := (self.statements[i].name, self.statements[i].arity)) not in produced
-                  and not asked(sig, (None,) * sig[1])}
-        if len(silent) == len(shows):
+        silent = {i for i, sig in self._shown.items()
+                  if sig not in produced and not asked(sig, (None,) * sig[1])}
+        if len(silent) == len(self.show_statements):
             silent = set()
         return self._made(indexes, probes, dropped, silent, texts,
                           frozenset(reads) if reads is not None else None)
@@ -828,9 +830,10 @@ class Relevance:
         key = (frozenset(dropped), frozenset(silent))
         kept = self._kept.get(key)
         if kept is None:  # one tuple per set of statements: answers alike share it
-            out = key[0] | key[1] | idle
-            kept = self._kept.keep(key, tuple(
-                s for i, s in enumerate(self.statements) if i not in out))
+            keep = bytearray(b"\x01") * len(self.statements)
+            for i in itertools.chain(dropped, silent, idle):
+                keep[i] = 0
+            kept = self._kept.keep(key, tuple(itertools.compress(self.statements, keep)))
         known = self._questions
         questions = []
         for probe, result in probes.items():  # in the order first asked
