@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from ..cards.catalog import Catalog
 from ..messages import LANGS, by_lang, catalog, pair
-from ..table.choices import SUB_HANDS
+from ..table.choices import PHASE, SUB_HANDS
 from ..table.reader import UNKNOWN_CARD
 from ..table.state import Player, TableState
 
@@ -26,7 +27,7 @@ Zone = tuple[str, str | None]  # (zone, player or None)
 
 # the order events are told in: the card played first, then where cards went, by destination
 _ORDER = ("rules", "goals", "keepers", "creepers", "claimed_goals", "hand", "sub_hand", "pending",
-          "discard_pile", "draw_pile")
+          "waiting", "discard_pile", "draw_pile")
 
 
 _EMPTY: Counter[str] = Counter()  # a zone one state lacks (never changed)
@@ -54,7 +55,30 @@ def zones_of(state: TableState) -> dict[Zone, Counter[str]]:
         zone = ("sub_hand", frame["player"])
         zones[zone] = zones.get(zone, Counter()) + Counter(frame["cards"])
     zones[("pending", None)] = Counter(link.card for link in state.pending)
+    for card in (state.extra.get(PHASE) or {}).get("waiting") or []:  # Fluxxnomic
+        zone = ("waiting", card["player"])
+        zones[zone] = zones.get(zone, Counter()) + Counter([card["card"]])
     return zones
+
+
+def revealed(state: TableState, game: Catalog, reveal: Any) -> TableState:
+    """`state` with the cards the move's `reveal` choice names ({player: [cards]}) in place of
+    unknown cards of those hands: the table before the move as the move saw it, so that a card
+    revealed is not told as drawn."""
+    if not isinstance(reveal, dict) or not reveal:
+        return state
+    players = []
+    for p in state.players:
+        named = reveal.get(p.name) or []
+        cards = [c.id for c in map(game.resolve, [named] if isinstance(named, str) else named)
+                 if c is not None]
+        known = [c for c in p.hand or [] if c != UNKNOWN_CARD]
+        unknown = p.hand_size - len(known)
+        if cards and unknown > 0:
+            shown = cards[:unknown]
+            p = replace(p, hand=known + shown + [UNKNOWN_CARD] * (unknown - len(shown)))
+        players.append(p)
+    return replace(state, players=players)
 
 
 def _unknown_in_hand(state: TableState) -> dict[str, int]:
@@ -72,9 +96,11 @@ def _zone_text(zone: Zone) -> dict[str, str]:
 
 def changes(before: TableState, after: TableState, game: Catalog, move: dict[str, Any],
             findings: list[dict[str, Any]], winner: str | None,
-            before_zones: dict[Zone, Counter[str]] | None = None) -> list[dict[str, Any]]:
+            before_zones: dict[Zone, Counter[str]] | None = None,
+            unknown_out: dict[str, int] | None = None) -> list[dict[str, Any]]:
     """The ordered events that lead from `before` to `after` (one outcome of `move`);
-    `before_zones`: zones_of(before), where the caller has it."""
+    `before_zones`: zones_of(before), where the caller has it; `unknown_out`: how many unknown
+    cards left each hand (the move program's count), by player."""
     old = before_zones if before_zones is not None else zones_of(before)
     new = zones_of(after)
     gone: dict[str, list[Zone]] = {}
@@ -107,7 +133,8 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
     for p in after.players:
         if p.name not in seated:
             events.append(_joined(game, p, drawn.pop(p.name, [])))
-    events += _hand_arrivals(before, after, game, drawn)
+    events += _hand_arrivals(before, after, game, drawn, unknown_out or {},
+                             move.get("player") or before.active)
     if after.active != before.active or move.get("kind") == "end_turn":
         events.append({"event": "turn_ended", "player": before.active, "next": after.active,
                        "text": pair("changes", "turn_ended", player=before.active,
@@ -126,22 +153,30 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
 
 
 def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
-                   arrived: dict[str, list[str]]) -> list[dict[str, Any]]:
+                   arrived: dict[str, list[str]], unknown_out: dict[str, int],
+                   mover: str) -> list[dict[str, Any]]:
     """The cards that came into hands from no known place (`arrived`: known cards, by player)
-    and the hands' unseen cards that came and went. Unseen cards one hand gained while another
-    lost some went from the one to the other (a trade with a hand the table does not show: no
-    draw), paired in seat order; the rest of what came in was drawn."""
+    and the hands' unseen cards that came and went. A hand's unseen cards that left are those
+    the move program counts (`unknown_out`), or at least those it is short of (a hand that went
+    to another player whole); those that came are the rest of its change. Unseen cards one hand
+    gained while another lost some went from the one to the other (a trade with a hand the table
+    does not show: no draw), paired in seat order; the rest of what came in was drawn, by the
+    player who made the move, or else given to that hand (Everybody Gets 1)."""
     old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
     net = {p.name: new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0) for p in after.players
            if p.name in old_unknown}
-    givers = [[name, -n] for name, n in net.items() if n < 0]
+    left = {name: max(unknown_out.get(name, 0), -n) for name, n in net.items()}
+    givers = [[name, n] for name, n in left.items() if n > 0]
     events: list[dict[str, Any]] = []
     for p in after.players:
         if p.name not in net:  # joined with this move: told by its `joined` event
             continue
-        cards, unseen = arrived.get(p.name, []), max(net[p.name], 0)
-        while unseen and givers:
-            giver = givers[0]
+        cards, unseen = arrived.get(p.name, []), net[p.name] + left[p.name]
+        for giver in givers:
+            if not unseen:
+                break
+            if giver[0] == p.name or not giver[1]:
+                continue
             n = min(unseen, giver[1])
             events.append({"event": "moved_unseen", "player": p.name, "count": n,
                            "from": {"zone": "hand", "player": giver[0]},
@@ -150,19 +185,16 @@ def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
                                         player=p.name)})
             unseen -= n
             giver[1] -= n
-            if not giver[1]:
-                givers.pop(0)
         count = len(cards) + unseen
         if count:
-            events.append({"event": "drawn", "player": p.name, "count": count, "cards": cards,
-                           "text": pair("changes", "drawn", player=p.name, count=count,
+            kind = "drawn" if p.name == mover else "received"
+            events.append({"event": kind, "player": p.name, "count": count, "cards": cards,
+                           "text": pair("changes", kind, player=p.name, count=count,
                                         cards=_card_list(game, cards))})
-    # (a hand that lost unseen cards and drew others: its moves and its draw say it)
-    drew = {e["player"] for e in events if e["event"] == "drawn"}
-    events += [{"event": "left_unknown", "player": name, "count": n,
-                "text": pair("changes", "left_unknown", player=name, count=n)}
-               for name, n in givers if name not in drew]
-    return events
+    # (told first: what left a hand went before what came, as a discard before its draw)
+    return [{"event": "left_unknown", "player": name, "count": n,
+             "text": pair("changes", "left_unknown", player=name, count=n)}
+            for name, n in givers if n] + events
 
 
 def _joined(game: Catalog, player: Player, cards: list[str]) -> dict[str, Any]:

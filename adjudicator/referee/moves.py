@@ -58,7 +58,7 @@ from ..table.reader import UNKNOWN_CARD, UnknownChoiceKeys, read_play
 from ..table.schema import MOVE_KINDS
 from ..table.state import TableState
 from . import draw_odds, rounds
-from .changes import changes, zones_of
+from .changes import changes, revealed, zones_of
 from .next_state import card_of, chance_keys_of, next_state, open_choices_of, picks_of
 from .render import Atoms, Context, cites_of, findings_of
 from .ruling import ruling_for, rulings_for
@@ -86,6 +86,8 @@ class Outcome:
     chance_keys: frozenset[str] = frozenset()  # the keys of `picks` that are random results
     # the odds of the random results given the decisions (odds.lp); None: nothing random
     probability: Fraction | None = None
+    # how many unknown cards left each hand, by player (next_unknown_out/2: for `changes`)
+    unknown_out: dict[str, int] = field(default_factory=dict)
 
     def chosen(self) -> dict[str, list[Any]]:
         """The decisions alone (the picks that are not random results)."""
@@ -623,7 +625,10 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         keys = play_finding_keys()
         outcomes.append(Outcome(
             state=new_state, ruling=None, picks=picks, chance_keys=chance_keys, probability=odds,
-            findings=findings_of(atoms, ctx, cites_of(atoms, ctx, keys), keys)))
+            findings=findings_of(atoms, ctx, cites_of(atoms, ctx, keys), keys),
+            unknown_out={state.players[s.number].name: k.number
+                         for s, k in atoms.args("next_unknown_out", 2)
+                         if s.number < len(state.players)}))
         seen[fingerprint] = outcomes[-1]
     cut = False
     if with_ruling:  # ruled in order, as long as the answer can hold them
@@ -661,7 +666,7 @@ def _unknown_effect(ctx: Context, read: list[Atoms]
     reasons: dict[str, dict[str, Any]] = {}
     unknown: dict[str, tuple[dict[str, list[Any]], frozenset[str], Fraction | None]] = {}
     for atoms in read:
-        only = ("play_text_missing",)
+        only = ("play_text_missing", "random_pick_unknown")
         for f in findings_of(atoms, ctx, cites_of(atoms, ctx, only), only):
             reasons.setdefault(f["text"]["en"], f)
         picks = picks_of(ctx, atoms)
@@ -767,7 +772,9 @@ def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
         outcomes += [Outcome(state=o.state, ruling=o.ruling, picks={**outcome.picks, **o.picks},
                              findings=outcome.findings + o.findings,
                              chance_keys=outcome.chance_keys | o.chance_keys,
-                             probability=_times(outcome.probability, o.probability))
+                             probability=_times(outcome.probability, o.probability),
+                             unknown_out=dict(Counter(outcome.unknown_out)
+                                              + Counter(o.unknown_out)))
                      for o in sub.outcomes]
     result.outcomes = outcomes
     if len(outcomes) > 1 and not result.open_choices:
@@ -872,17 +879,20 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
     return result
 
 
-def _told(result: PlayResult, state: TableState, action: dict[str, Any]) -> PlayResult:
+def _told(result: PlayResult, state: TableState, action: dict[str, Any],
+          choices: dict[str, Any] | None = None) -> PlayResult:
     """The outcomes of `action` on `state` as players read them: each with what it changed
-    (changes.py), the outcomes in which someone wins first."""
+    (changes.py; the cards the choice `reveal` names were in their hands before), the outcomes
+    in which someone wins first."""
     game = catalog_for(state.edition, state.expansions)
     card = game.resolve(action["card"]) if isinstance(action.get("card"), str) else None
     action = {**action, "card": card.id if card else None}
     _rule(result.outcomes, game)
-    before = zones_of(state)
+    shown = revealed(state, game, (choices or {}).get("reveal"))
+    before = zones_of(shown)
     for outcome in result.outcomes:
-        outcome.changes = changes(state, outcome.state, game, action, outcome.findings,
-                                  outcome.ruling.get("winner"), before)
+        outcome.changes = changes(shown, outcome.state, game, action, outcome.findings,
+                                  outcome.ruling.get("winner"), before, outcome.unknown_out)
     result.outcomes.sort(key=lambda o: not (o.ruling or {}).get("winner"))
     return result
 
@@ -915,7 +925,7 @@ def _respond(state: TableState, play: dict[str, Any]) -> dict[str, Any]:
     else:
         result = _made_at_once(apply_action(state, action, choices, seed), game)
     # a claim's outcomes (Keep Going) may add to them: cut to the size limit last
-    return _fit(_told(result, state, action), game).to_json()
+    return _fit(_told(result, state, action, choices), game).to_json()
 
 
 def _mover(state: TableState, kind: str, play: dict[str, Any]) -> str | None:

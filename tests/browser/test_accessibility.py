@@ -16,7 +16,7 @@ import pytest
 
 from adjudicator.web.pages.forms import encode_state
 from tests.browser.pw import Page, expect
-from tests.web.ui_pages import GAME, TABLE
+from tests.web.ui_pages import GAME, TABLE, WHATIF_TABLE
 
 try:
     from axe_playwright_python.sync_playwright import Axe
@@ -38,7 +38,7 @@ def _ruling(page: Page, lang: str) -> None:
 
 
 def _whatif(page: Page, lang: str) -> None:
-    page.goto(f"/ruling?lang={lang}&state=" + encode_state(TABLE))
+    page.goto(f"/ruling?lang={lang}&state=" + encode_state(WHATIF_TABLE))
     page.locator(".seat-view.active .hand-card button.whatif").first.click()  # Draw 2
     # the engine's first play of the session may take a while
     expect(page.locator("#whatif .play-result .outcome").first).to_be_visible(timeout=30_000)

@@ -14,7 +14,7 @@ import pytest
 
 from adjudicator.web.pages.forms import decode_state, encode_state
 from tests.browser.pw import Page, expect
-from tests.web.ui_pages import CHAIN, TABLE, what_if
+from tests.web.ui_pages import CHAIN, TABLE, WHATIF_TABLE, what_if
 
 pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
 
@@ -87,7 +87,7 @@ def test_paste_yaml_load_it_and_add_a_player(page: Page) -> None:
 
 
 def test_what_if_i_play_this(page: Page) -> None:
-    answer = what_if(page, TABLE, "draw_2")
+    answer = what_if(page, WHATIF_TABLE, "draw_2")
     expect(answer).to_contain_text("What if Ann plays Draw 2?")
     outcome = answer.locator(".outcome").first
     expect(outcome.locator(".changes")).to_contain_text("Draw 2")

@@ -240,7 +240,8 @@ TABLE: dict[str, dict[str, str]] = {
             ("The 3-Headed Giant you need to win with He Bravely Ran Away prevents you from "
              "winning with Rabbits of DOOM"),
     },
-    "creeper_drawn": {"faq:002-06": FINISH_DRAW, "faq:002-47": CREEPER_NOT_COUNTED},
+    "creeper_drawn": {"faq:002-06": FINISH_DRAW, "faq:002-47": CREEPER_NOT_COUNTED,
+                      "faq:002-35": "Creepers may not be held in your hand"},
     # a draw into a hand from a pile given as a count: which unseen Creepers it brings
     # (the unknown cards of a hand are no Creepers: the pile holds every unseen one)
     "creepers_from_unseen": {"rulebook:setup": "placing the remainder of the deck face down",
@@ -294,6 +295,7 @@ TABLE: dict[str, dict[str, str]] = {
     "draw_or_play_first": {"rulebook:each-turn": "you may play before you draw"},
     "draw_rule": {"rulebook:basic-rules": "Draw 1.", "rulebook:each-turn": DRAW},
     "draw_short": {"rulebook:reshuffling": RESHUFFLE},
+    "piles_empty": {"rulebook:reshuffling": RESHUFFLE},
     "draw_total": {"rulebook:each-turn": DRAW},
     "drawn_not_reshuffled": {"rulebook:reshuffling": RESHUFFLE},
     "drawn_from_unseen": {"rulebook:setup": "placing the remainder of the deck face down"},
@@ -563,6 +565,19 @@ TABLE: dict[str, dict[str, str]] = {
     "reason_claim_first": {"rulebook:keep-going": CLAIM},
     "reason_discards_owed": {"faq:002-20": WAIT_FOR_DISCARDS, "rulebook:limits": OTHERS_COMPLY},
     "reason_draws_owed": {"rulebook:each-turn": DRAW},
+    "catch_up_drawn": {
+        "rulebook:example-draw-rule-rises":
+            "since you only took one card before, you must immediately draw two more cards",
+    },
+    "reason_catch_up_first": {
+        "rulebook:example-draw-rule-rises":
+            "since you only took one card before, you must immediately draw two more cards",
+        "rulebook:new-rules": AT_ONCE,
+    },
+    "reason_others_discard_first": {
+        "faq:002-20": "The active player should wait to play their next card",
+        "rulebook:limits": OTHERS_COMPLY,
+    },
     "reason_no_plays_left": {"rulebook:discarding": NO_SIMPLE_DISCARD, "rulebook:each-turn": PLAY},
     "reason_peace_must_move": {
         "card:creepers/war": "If you have Peace, you must move it to another player.",

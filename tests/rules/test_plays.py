@@ -127,6 +127,11 @@ def test_play_scenario(case: dict[str, Any]) -> None:
     if "no_findings" in want:
         keys = {f["key"] for f in outcomes[0]["play_findings"]}
         assert not set(want["no_findings"]) & keys, keys
+    if "changes" in want:  # the first outcome's events, in order
+        assert matches(want["changes"], outcomes[0]["changes"]), outcomes[0]["changes"]
+    if "no_changes" in want:  # event kinds no outcome has
+        told = {c["event"] for o in outcomes for c in o["changes"]}
+        assert not set(want["no_changes"]) & told, told
     assert_odds_add_up(response)
     for outcome in outcomes:
         assert outcome["ruling"]["ok"], outcome["ruling"]

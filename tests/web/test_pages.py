@@ -27,6 +27,8 @@ TABLE = {
     "rules": ["Draw 3", "Hand Limit 2"],
     "goals": ["Hippyism"],
 }
+# Bo within the Hand Limit: while he owes a discard, Ann's plays wait (FAQ 002-20)
+WHATIF_TABLE = {**TABLE, "players": [TABLE["players"][0], {**TABLE["players"][1], "hand_size": 2}]}
 PAGES = ["/", "/faq", "/faq/002-65", "/rulebook", "/cards", "/cards/draw_2",
          "/cards/draw_2?edition=math", "/ruling?state=" + encode_state(TABLE)]
 FIXED_ANCHORS = (
@@ -284,7 +286,7 @@ def test_chinese_ruling_names_cards_in_chinese(client):
 
 
 def test_what_if_play_shows_the_outcome(client):
-    token = encode_state(TABLE)
+    token = encode_state(WHATIF_TABLE)
     page = html(client.get("/ruling", query_string={"state": token}))
     assert page.count("What if I play this?") == 3  # one per card in Ann's hand
     response = client.post("/ruling/play", data={

@@ -29,6 +29,11 @@ TABLE: dict[str, Any] = {
     "active": "Ann", "rules": ["Draw 3", "Hand Limit 2"], "goals": ["Hippyism"],
     "discard_pile": ["Toast"]}
 
+# TABLE with Bo within the Hand Limit: while he owes a discard, Ann's plays wait (FAQ 002-20), so
+# "What if?" on her cards has outcomes only here.
+WHATIF_TABLE: dict[str, Any] = {
+    **TABLE, "players": [TABLE["players"][0], {**TABLE["players"][1], "hand_size": 2}]}
+
 
 def html(response: Any) -> str:
     return response.get_data(as_text=True)

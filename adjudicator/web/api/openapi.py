@@ -93,8 +93,8 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["event", "text", "sources"],
         "description": "one event of a move (docs/FORMATS.md, \"What a move changed\")",
         "properties": {
-            "event": {"enum": ["moved", "drawn", "moved_unseen", "left_unknown", "joined",
-                               "turn_ended", "extra_turns", "won"]},
+            "event": {"enum": ["moved", "drawn", "received", "moved_unseen", "left_unknown",
+                               "joined", "turn_ended", "extra_turns", "won"]},
             "card": {"type": "string"}, "player": {"type": "string"},
             "next": {"type": "string"}, "count": {"type": "integer"},
             "cards": {"type": "array", "items": {"type": "string"}},
