@@ -97,10 +97,12 @@ def _zone_text(zone: Zone) -> dict[str, str]:
 def changes(before: TableState, after: TableState, game: Catalog, move: dict[str, Any],
             findings: list[dict[str, Any]], winner: str | None,
             before_zones: dict[Zone, Counter[str]] | None = None,
-            unknown_out: dict[str, int] | None = None) -> list[dict[str, Any]]:
+            unknown_out: dict[str, int] | None = None,
+            gifted: Iterable[str] = ()) -> list[dict[str, Any]]:
     """The ordered events that lead from `before` to `after` (one outcome of `move`);
     `before_zones`: zones_of(before), where the caller has it; `unknown_out`: how many unknown
-    cards left each hand (the move program's count), by player."""
+    cards left each hand (the move program's count), by player; `gifted`: the players given
+    cards another player drew (the move program's)."""
     old = before_zones if before_zones is not None else zones_of(before)
     new = zones_of(after)
     gone: dict[str, list[Zone]] = {}
@@ -133,8 +135,9 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
     for p in after.players:
         if p.name not in seated:
             events.append(_joined(game, p, drawn.pop(p.name, [])))
+    mover = move.get("player") or before.active
     events += _hand_arrivals(before, after, game, drawn, unknown_out or {},
-                             move.get("player") or before.active)
+                             set(gifted) - {mover})
     if after.active != before.active or move.get("kind") == "end_turn":
         events.append({"event": "turn_ended", "player": before.active, "next": after.active,
                        "text": pair("changes", "turn_ended", player=before.active,
@@ -154,14 +157,14 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
 
 def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
                    arrived: dict[str, list[str]], unknown_out: dict[str, int],
-                   mover: str) -> list[dict[str, Any]]:
+                   given: set[str]) -> list[dict[str, Any]]:
     """The cards that came into hands from no known place (`arrived`: known cards, by player)
     and the hands' unseen cards that came and went. A hand's unseen cards that left are those
     the move program counts (`unknown_out`), or at least those it is short of (a hand that went
     to another player whole); those that came are the rest of its change. Unseen cards one hand
     gained while another lost some went from the one to the other (a trade with a hand the table
-    does not show: no draw), paired in seat order; the rest of what came in was drawn, by the
-    player who made the move, or else given to that hand (Everybody Gets 1)."""
+    does not show: no draw), paired in seat order; the rest of what came in was drawn, or given
+    to the players `given` (Everybody Gets 1: cards the mover drew)."""
     old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
     net = {p.name: new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0) for p in after.players
            if p.name in old_unknown}
@@ -187,7 +190,7 @@ def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
             giver[1] -= n
         count = len(cards) + unseen
         if count:
-            kind = "drawn" if p.name == mover else "received"
+            kind = "received" if p.name in given else "drawn"
             events.append({"event": kind, "player": p.name, "count": count, "cards": cards,
                            "text": pair("changes", kind, player=p.name, count=count,
                                         cards=_card_list(game, cards))})

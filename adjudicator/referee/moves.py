@@ -88,6 +88,8 @@ class Outcome:
     probability: Fraction | None = None
     # how many unknown cards left each hand, by player (next_unknown_out/2: for `changes`)
     unknown_out: dict[str, int] = field(default_factory=dict)
+    # who was given cards another player drew (next_gifted/1: for `changes`)
+    gifted: frozenset[str] = frozenset()
 
     def chosen(self) -> dict[str, list[Any]]:
         """The decisions alone (the picks that are not random results)."""
@@ -562,7 +564,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     # the answer sets in which the rules say what playing the card does is unknown
     # (rules_asp/moves/actions.lp): every one for such a card played, some only for a random
     # first play that may pick it, whatever order clingo met them in
-    missing, unknown = _unknown_effect(ctx, [a for a in read if a.args("play_effect_unknown", 1)])
+    effect_unknown = [a for a in read if a.args("play_effect_unknown", 1)]
+    missing, unknown = _unknown_effect(ctx, effect_unknown)
     read = [atoms for atoms in read if not atoms.args("play_effect_unknown", 1)]
     if not read:
         return PlayResult(legal=True, reasons=missing)
@@ -628,7 +631,9 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
             findings=findings_of(atoms, ctx, cites_of(atoms, ctx, keys), keys),
             unknown_out={state.players[s.number].name: k.number
                          for s, k in atoms.args("next_unknown_out", 2)
-                         if s.number < len(state.players)}))
+                         if s.number < len(state.players)},
+            gifted=frozenset(state.players[s.number].name for (s,) in atoms.args("next_gifted", 1)
+                             if s.number < len(state.players))))
         seen[fingerprint] = outcomes[-1]
     cut = False
     if with_ruling:  # ruled in order, as long as the answer can hold them
@@ -646,7 +651,7 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
     # the unknown cards a hand must name, in any outcome (a random pick may take the unknown
     # card in one outcome only): read from every answer set, whatever order clingo met them in
     reveal: dict[str | None, int] = {}
-    for atoms in read:
+    for atoms in read + effect_unknown:  # (a pick of an unknown card has no table till named)
         for seat, count in atoms.args("open_reveal", 2):
             name = ctx.player(seat)
             reveal[name] = max(reveal.get(name, 0), count.number)
@@ -774,7 +779,8 @@ def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
                              chance_keys=outcome.chance_keys | o.chance_keys,
                              probability=_times(outcome.probability, o.probability),
                              unknown_out=dict(Counter(outcome.unknown_out)
-                                              + Counter(o.unknown_out)))
+                                              + Counter(o.unknown_out)),
+                             gifted=outcome.gifted | o.gifted)
                      for o in sub.outcomes]
     result.outcomes = outcomes
     if len(outcomes) > 1 and not result.open_choices:
@@ -892,7 +898,8 @@ def _told(result: PlayResult, state: TableState, action: dict[str, Any],
     before = zones_of(shown)
     for outcome in result.outcomes:
         outcome.changes = changes(shown, outcome.state, game, action, outcome.findings,
-                                  outcome.ruling.get("winner"), before, outcome.unknown_out)
+                                  outcome.ruling.get("winner"), before, outcome.unknown_out,
+                                  outcome.gifted)
     result.outcomes.sort(key=lambda o: not (o.ruling or {}).get("winner"))
     return result
 

@@ -569,11 +569,6 @@ TABLE: dict[str, dict[str, str]] = {
         "rulebook:example-draw-rule-rises":
             "since you only took one card before, you must immediately draw two more cards",
     },
-    "reason_catch_up_first": {
-        "rulebook:example-draw-rule-rises":
-            "since you only took one card before, you must immediately draw two more cards",
-        "rulebook:new-rules": AT_ONCE,
-    },
     "reason_others_discard_first": {
         "faq:002-20": "The active player should wait to play their next card",
         "rulebook:limits": OTHERS_COMPLY,

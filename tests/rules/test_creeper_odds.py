@@ -137,12 +137,10 @@ def test_a_game_without_creepers_unseen_keeps_one_outcome() -> None:
 
 
 def test_jackpot_lists_the_creepers_too() -> None:
-    # Jackpot! draws 3 into the hand: the same listing (N = 3). (The turn's draws are done: a
-    # draw still owed after a play would be made at once too, legal_moves.lp: catch_up_now.)
+    # Jackpot! draws 3 into the hand: the same listing (N = 3).
     data = creeper_table(30)
     data["players"][0]["hand"] = ["Love", "Jackpot!"]
-    data["turn"] = {"hand_at_start": 2, "drawn": 3, "played": 0}
-    data["players"][0]["keepers"] = ["Time"]  # no win before the play
+    data["turn"] = {"hand_at_start": 2, "drawn": 2, "played": 0}
     response = moves.play_response(parse_state(data), {"card": "Jackpot!"})
     assert len(response["outcomes"]) == 16
     assert response["outcomes"][0]["choices"]["drawn"] == ["?", "?", "?"]
