@@ -62,9 +62,9 @@ def zones_of(state: TableState) -> dict[Zone, Counter[str]]:
 
 
 def revealed(state: TableState, game: Catalog, reveal: Any) -> TableState:
-    """`state` with the cards the move's `reveal` choice names ({player: [cards]}) in place of
-    unknown cards of those hands: the table before the move as the move saw it, so that a card
-    revealed is not told as drawn."""
+    """`state` with the cards the move's `reveal` choice names ({player: card or [cards]}, by
+    any name the catalog knows) in place of unknown cards of those hands: the table before the
+    move as the move saw it, so that a card revealed is not told as drawn."""
     if not isinstance(reveal, dict) or not reveal:
         return state
     players = []

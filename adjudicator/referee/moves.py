@@ -629,11 +629,8 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
         outcomes.append(Outcome(
             state=new_state, ruling=None, picks=picks, chance_keys=chance_keys, probability=odds,
             findings=findings_of(atoms, ctx, cites_of(atoms, ctx, keys), keys),
-            unknown_out={state.players[s.number].name: k.number
-                         for s, k in atoms.args("next_unknown_out", 2)
-                         if s.number < len(state.players)},
-            gifted=frozenset(state.players[s.number].name for (s,) in atoms.args("next_gifted", 1)
-                             if s.number < len(state.players))))
+            unknown_out={ctx.player(s): k.number for s, k in atoms.args("next_unknown_out", 2)},
+            gifted=frozenset(ctx.player(s) for (s,) in atoms.args("next_gifted", 1))))
         seen[fingerprint] = outcomes[-1]
     cut = False
     if with_ruling:  # ruled in order, as long as the answer can hold them
