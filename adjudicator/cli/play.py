@@ -89,8 +89,13 @@ def run_play(args: argparse.Namespace) -> int:
         outcomes = response["outcomes"]
         if not 1 <= args.outcome <= len(outcomes):
             raise InputError(error("/outcome", "no_such_outcome", count=len(outcomes)))
-        with open(args.state_out, "w", encoding="utf-8") as out:
-            json.dump(outcomes[args.outcome - 1]["state"], out, ensure_ascii=False, indent=2)
+        written = json.dumps(outcomes[args.outcome - 1]["state"], ensure_ascii=False, indent=2)
+        try:
+            with open(args.state_out, "w", encoding="utf-8") as out:
+                out.write(written)
+        except OSError as err:  # a folder, a full disk, a folder that is not there
+            raise InputError(error("/state_out", "file_unwritable", name=args.state_out,
+                                   error=err.strerror or str(err))) from None
     return 0 if response["legal"] else 1
 
 

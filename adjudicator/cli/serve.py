@@ -33,10 +33,21 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+def _port(value: str) -> int:
+    """A TCP port number (argparse's type: a wrong one is a usage error, exit 2)."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the web UI and the JSON API (gunicorn)")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=5000)
+    p.add_argument("--port", type=_port, default=5000, help="0 to 65535 (default 5000)")
     p.add_argument(
         "--workers",
         type=int,

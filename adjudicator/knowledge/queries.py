@@ -310,7 +310,7 @@ def get_faq(entry_id: str, db: sqlite_utils.Database | None = None) -> dict[str,
     """One FAQ entry (id "002-07", "faq:002-07" or "7"), its cards resolved and linked."""
     db = _db(db)
     key = entry_id.strip().removeprefix("faq:")
-    if key.isdigit():
+    if key.isascii() and key.isdigit() and len(key) <= 4:  # ("²" is a digit int() refuses)
         key = f"002-{int(key):02d}"
     rows = _rows(db, "select * from faq where id = ?", [key])
     if not rows:

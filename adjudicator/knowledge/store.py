@@ -155,10 +155,13 @@ class StoreUnavailable(InputError):
     """The store is missing or damaged and cannot be built where it lives (a read-only folder,
     a full disk): the CLI prints the message and exits 2, the web answers 503."""
 
-    def __init__(self, path: Path, reason: BaseException) -> None:
-        detail = getattr(reason, "strerror", None) or str(reason)
-        super().__init__(error("/store", "store_unwritable", path=str(path), reason=detail),
-                         status=503, retry_after=RETRY_AFTER_S)
+    def __init__(self, path: Path, reason: BaseException | None = None) -> None:
+        if reason is None:  # the path holds something that is not a store: it is kept
+            item = error("/store", "store_path_taken", path=str(path))
+        else:
+            detail = getattr(reason, "strerror", None) or str(reason)
+            item = error("/store", "store_unwritable", path=str(path), reason=detail)
+        super().__init__(item, status=503, retry_after=RETRY_AFTER_S)
         self.path = path
 
 
@@ -183,6 +186,8 @@ def build(path: str | Path | None = None) -> Path:
     """Build the store into `path` (default: `default_path()`) atomically; return the path.
     StoreUnavailable when the folder cannot take the file."""
     target = Path(path) if path else default_path()
+    if not _may_replace(target):
+        raise StoreUnavailable(target)
     stamp = fingerprint()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -207,6 +212,24 @@ def build(path: str | Path | None = None) -> Path:
     if path is None and not os.environ.get(ENV_VAR):
         _remove_stale(target)
     return target
+
+
+def _may_replace(target: Path) -> bool:
+    """Whether build() may put the store in place of what is at `target`: nothing, or a
+    regular file that is a database (a store, stale or damaged), empty, or named as one
+    (`.db`); never a link, a device, a folder or another kind of file, which a mistyped
+    `--path` or FLUXX_STORE would otherwise destroy."""
+    if not os.path.lexists(target):
+        return True
+    if target.is_symlink() or not target.is_file():
+        return False
+    if target.suffix == ".db" or target.stat().st_size == 0:
+        return True
+    try:
+        with open(target, "rb") as head:
+            return head.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def _remove_stale(current: Path) -> None:

@@ -98,11 +98,13 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
             findings: list[dict[str, Any]], winner: str | None,
             before_zones: dict[Zone, Counter[str]] | None = None,
             unknown_out: dict[str, int] | None = None,
-            gifted: Iterable[str] = ()) -> list[dict[str, Any]]:
+            gifted: Iterable[str] = (),
+            hands_to: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """The ordered events that lead from `before` to `after` (one outcome of `move`);
     `before_zones`: zones_of(before), where the caller has it; `unknown_out`: how many unknown
     cards left each hand (the move program's count), by player; `gifted`: the players given
-    cards another player drew (the move program's)."""
+    cards another player drew; `hands_to`: whose whole hand went to whom (both the move
+    program's)."""
     old = before_zones if before_zones is not None else zones_of(before)
     new = zones_of(after)
     gone: dict[str, list[Zone]] = {}
@@ -137,7 +139,7 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
             events.append(_joined(game, p, drawn.pop(p.name, [])))
     mover = move.get("player") or before.active
     events += _hand_arrivals(before, after, game, drawn, unknown_out or {},
-                             set(gifted) - {mover})
+                             set(gifted) - {mover}, hands_to or {})
     if after.active != before.active or move.get("kind") == "end_turn":
         events.append({"event": "turn_ended", "player": before.active, "next": after.active,
                        "text": pair("changes", "turn_ended", player=before.active,
@@ -157,35 +159,45 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
 
 def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
                    arrived: dict[str, list[str]], unknown_out: dict[str, int],
-                   given: set[str]) -> list[dict[str, Any]]:
+                   given: set[str], hands_to: dict[str, str]) -> list[dict[str, Any]]:
     """The cards that came into hands from no known place (`arrived`: known cards, by player)
-    and the hands' unseen cards that came and went. A hand's unseen cards that left are those
-    the move program counts (`unknown_out`), or at least those it is short of (a hand that went
-    to another player whole); those that came are the rest of its change. Unseen cards one hand
-    gained while another lost some went from the one to the other (a trade with a hand the table
-    does not show: no draw), paired in seat order; the rest of what came in was drawn, or given
-    to the players `given` (Everybody Gets 1: cards the mover drew)."""
+    and the hands' unseen cards that came and went. A hand's unseen cards that left it are
+    those the move program counts (`unknown_out`), or at least those its new holder is short
+    of; those it kept travel with it where the hand goes (`hands_to`: Trade Hands, Rotate
+    Hands). What else a holder has that it did not have came in: unseen cards one player lost
+    while another gained some went from the one to the other (Taxes: no draw), paired in seat
+    order; the rest was drawn, or given to the players `given` (Everybody Gets 1: cards the
+    mover drew)."""
     old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
-    net = {p.name: new_unknown.get(p.name, 0) - old_unknown.get(p.name, 0) for p in after.players
-           if p.name in old_unknown}
-    left = {name: max(unknown_out.get(name, 0), -n) for name, n in net.items()}
-    givers = [[name, n] for name, n in left.items() if n > 0]
-    events: list[dict[str, Any]] = []
+    left = {name: min(unknown_out.get(name, 0), n) for name, n in old_unknown.items()}
+    holder = {name: hands_to.get(name, name) for name in old_unknown}
+    came: dict[str, int] = {}
     for p in after.players:
-        if p.name not in net:  # joined with this move: told by its `joined` event
+        if p.name not in old_unknown:  # joined with this move: told by its `joined` event
             continue
-        cards, unseen = arrived.get(p.name, []), net[p.name] + left[p.name]
+        kept = sum(old_unknown[n] - left[n] for n, h in holder.items() if h == p.name)
+        came[p.name] = new_unknown.get(p.name, 0) - kept
+        if came[p.name] < 0:  # fewer than the program counts left: the rest left too
+            short = next((n for n, h in holder.items() if h == p.name), p.name)
+            left[short] -= came[p.name]
+            came[p.name] = 0
+    events: list[dict[str, Any]] = []
+    for name, to in holder.items():  # the unseen cards of the hands that travelled
+        n = old_unknown[name] - left[name]
+        if to != name and n > 0:
+            events.append(_unseen_moved(name, to, n))
+    givers = [[name, n] for name, n in left.items() if n > 0]
+    for p in after.players:
+        if p.name not in came:
+            continue
+        cards, unseen = arrived.get(p.name, []), came[p.name]
         for giver in givers:
             if not unseen:
                 break
             if giver[0] == p.name or not giver[1]:
                 continue
             n = min(unseen, giver[1])
-            events.append({"event": "moved_unseen", "player": p.name, "count": n,
-                           "from": {"zone": "hand", "player": giver[0]},
-                           "to": {"zone": "hand", "player": p.name},
-                           "text": pair("changes", "moved_unseen", count=n, giver=giver[0],
-                                        player=p.name)})
+            events.append(_unseen_moved(giver[0], p.name, n))
             unseen -= n
             giver[1] -= n
         count = len(cards) + unseen
@@ -198,6 +210,12 @@ def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
     return [{"event": "left_unknown", "player": name, "count": n,
              "text": pair("changes", "left_unknown", player=name, count=n)}
             for name, n in givers if n] + events
+
+
+def _unseen_moved(giver: str, player: str, n: int) -> dict[str, Any]:
+    return {"event": "moved_unseen", "player": player, "count": n,
+            "from": {"zone": "hand", "player": giver}, "to": {"zone": "hand", "player": player},
+            "text": pair("changes", "moved_unseen", count=n, giver=giver, player=player)}
 
 
 def _joined(game: Catalog, player: Player, cards: list[str]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
@@ -72,6 +73,9 @@ MAX_OUTCOMES = 24  # outcomes listed in full; beyond that the open choices say w
 # be answered with 24 copies of itself. Past it the outcomes are cut as past MAX_OUTCOMES, and
 # the answer says so (`outcomes_truncated`, `outcomes_size_limit`).
 MAX_OUTCOME_BYTES = 1 << 20
+# (the bytes the outcomes of one play may take here: less where several plays share an answer,
+# together.py's MAX_PLAYS_BYTES)
+OUTCOME_BYTES: ContextVar[int] = ContextVar("fluxx_outcome_bytes", default=MAX_OUTCOME_BYTES)
 # Choice keys (docs/PLAYS.md) and the shape of their values: table/choices.py (the reader
 # checks the choices a link of `pending` keeps with the same code).
 
@@ -90,6 +94,8 @@ class Outcome:
     unknown_out: dict[str, int] = field(default_factory=dict)
     # who was given cards another player drew (next_gifted/1: for `changes`)
     gifted: frozenset[str] = frozenset()
+    # whose whole hand went to whom (next_hand_to/2: for `changes`)
+    hands_to: dict[str, str] = field(default_factory=dict)
 
     def chosen(self) -> dict[str, list[Any]]:
         """The decisions alone (the picks that are not random results)."""
@@ -115,7 +121,8 @@ class PlayResult:
     outcomes: list[Outcome] = field(default_factory=list)
     open_choices: list[dict[str, Any]] = field(default_factory=list)
     truncated: bool = False
-    cut_by_size: bool = False  # outcomes left out for MAX_OUTCOME_BYTES (truncated too)
+    cut_by_size: bool = False  # outcomes left out for OUTCOME_BYTES (truncated too)
+    size_limit: int = MAX_OUTCOME_BYTES  # the OUTCOME_BYTES that cut them
     # the random results (and decisions) that lead to a play whose effect is unknown (a card no
     # rule plays, its text missing: `reasons` says which), with their probability: no table can
     # be given for them, so they are not among `outcomes`
@@ -132,7 +139,7 @@ class PlayResult:
         if self.truncated:
             out["outcomes_truncated"] = True
         if self.cut_by_size:
-            out["outcomes_size_limit"] = MAX_OUTCOME_BYTES
+            out["outcomes_size_limit"] = self.size_limit
         return out
 
 
@@ -192,17 +199,17 @@ def _json_size(value: Any) -> int:
 
 
 def _within_size(outcomes: list[Outcome], game: Catalog) -> tuple[list[Outcome], bool]:
-    """The outcomes whose JSON fits MAX_OUTCOME_BYTES together, in order (the first always),
+    """The outcomes whose JSON fits OUTCOME_BYTES together, in order (the first always),
     each ruled where it is not yet, and whether any was left out. Outcomes are ruled together,
     batch.MAX_BATCH at a time (`_rule`): those of the chunks past the budget are never ruled."""
     kept: list[Outcome] = []
-    size = 0
+    size, budget = 0, OUTCOME_BYTES.get()
     for start in range(0, len(outcomes), batch.MAX_BATCH):
         chunk = outcomes[start:start + batch.MAX_BATCH]
         _rule(chunk, game)
         for outcome in chunk:
             size += _json_size(outcome.to_json())
-            if kept and size > MAX_OUTCOME_BYTES:
+            if kept and size > budget:
                 return kept, True
             kept.append(outcome)
     return kept, False
@@ -221,10 +228,11 @@ def _rule(outcomes: list[Outcome], game: Catalog) -> None:
 
 
 def _fit(result: PlayResult, game: Catalog) -> PlayResult:
-    """`result` with its outcomes ruled and cut to MAX_OUTCOME_BYTES (`_within_size`)."""
+    """`result` with its outcomes ruled and cut to OUTCOME_BYTES (`_within_size`)."""
     result.outcomes, cut = _within_size(result.outcomes, game)
     if cut:
         result.truncated = result.cut_by_size = True
+        result.size_limit = OUTCOME_BYTES.get()
     return result
 
 
@@ -630,14 +638,16 @@ def apply_action(state: TableState, action: dict[str, Any], choices: dict[str, A
             state=new_state, ruling=None, picks=picks, chance_keys=chance_keys, probability=odds,
             findings=findings_of(atoms, ctx, cites_of(atoms, ctx, keys), keys),
             unknown_out={ctx.player(s): k.number for s, k in atoms.args("next_unknown_out", 2)},
-            gifted=frozenset(ctx.player(s) for (s,) in atoms.args("next_gifted", 1))))
+            gifted=frozenset(ctx.player(s) for (s,) in atoms.args("next_gifted", 1)),
+            hands_to={ctx.player(s): ctx.player(t) for s, t in atoms.args("next_hand_to", 2)}))
         seen[fingerprint] = outcomes[-1]
     cut = False
     if with_ruling:  # ruled in order, as long as the answer can hold them
         outcomes, cut = _within_size(outcomes, game)
         more = more or cut
     result = PlayResult(legal=True, reasons=missing, outcomes=outcomes, truncated=more,
-                        cut_by_size=cut, unknown=[_unknown_json(u) for u in unknown])
+                        cut_by_size=cut, size_limit=OUTCOME_BYTES.get(),
+                        unknown=[_unknown_json(u) for u in unknown])
     picked = [(o.picks, o.chance_keys) for o in outcomes] + [(p, k) for p, k, _ in unknown]
     if sets and more:  # what the sets not listed may draw (_draw_sets)
         result.open_choices = [o for o in _open_from(picked) if o["key"] != "drawn"] + [
@@ -766,9 +776,11 @@ def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
         if not now:
             outcomes.append(outcome)
             continue
-        play = now[0]["play"]
-        sub = apply_action(outcome.state, play, play.get("choices") or {})
-        if not sub.legal or not sub.outcomes:
+        # (the claimant's ways of meeting the Goal are moves of one player: each is made)
+        subs = [apply_action(outcome.state, m["play"], m["play"].get("choices") or {})
+                for m in now if m["player"] == now[0]["player"]]
+        made = [o for sub in subs if sub.legal for o in sub.outcomes]
+        if not made:
             outcomes.append(outcome)
             continue
         outcomes += [Outcome(state=o.state, ruling=o.ruling, picks={**outcome.picks, **o.picks},
@@ -777,12 +789,22 @@ def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
                              probability=_times(outcome.probability, o.probability),
                              unknown_out=dict(Counter(outcome.unknown_out)
                                               + Counter(o.unknown_out)),
-                             gifted=outcome.gifted | o.gifted)
-                     for o in sub.outcomes]
+                             gifted=outcome.gifted | o.gifted,
+                             hands_to=_then(outcome.hands_to, o.hands_to))
+                     for o in made]
     result.outcomes = outcomes
     if len(outcomes) > 1 and not result.open_choices:
         result.open_choices = _open_from((o.picks, o.chance_keys) for o in outcomes)
     return result
+
+
+def _then(first: dict[str, str], second: dict[str, str]) -> dict[str, str]:
+    """Where each hand went over two moves, from where it went in each (hands_to)."""
+    came_from = {t: s for s, t in first.items()}  # (hands travel as a permutation)
+    out = dict(first)
+    for holder, t in second.items():
+        out[came_from.get(holder, holder)] = t
+    return {s: t for s, t in out.items() if s != t}
 
 
 def _times(a: Fraction | None, b: Fraction | None) -> Fraction | None:
@@ -869,7 +891,7 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
         result = PlayResult(legal=True, reasons=result.reasons + sub.reasons,
                             outcomes=sub.outcomes, open_choices=sub.open_choices,
                             truncated=sub.truncated, cut_by_size=sub.cut_by_size,
-                            unknown=sub.unknown)
+                            size_limit=sub.size_limit, unknown=sub.unknown)
     result = _made_at_once(_fit(result, game), game)
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
@@ -896,7 +918,7 @@ def _told(result: PlayResult, state: TableState, action: dict[str, Any],
     for outcome in result.outcomes:
         outcome.changes = changes(shown, outcome.state, game, action, outcome.findings,
                                   outcome.ruling.get("winner"), before, outcome.unknown_out,
-                                  outcome.gifted)
+                                  outcome.gifted, outcome.hands_to)
     result.outcomes.sort(key=lambda o: not (o.ruling or {}).get("winner"))
     return result
 

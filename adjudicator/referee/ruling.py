@@ -168,10 +168,22 @@ def _legal_moves(atoms: Atoms, ctx: Context) -> list[dict[str, Any]]:
     moves = []
     for seat, kind, details in atoms.args("legal_move", 3):
         move = {"player": ctx.player(seat), "kind": kind.name, **_details(ctx, details)}
+        if "reading" in move:  # a Keep Going claim: the Keepers its way of meeting the Goal uses
+            move["keepers"] = _claim_keepers(atoms, ctx, seat, details)
+            del move["reading"]
         move["play"] = play_of(move)
         moves.append(move)
     active = ctx.state.active_index
     return sorted(moves, key=lambda m: _move_rank(ctx, active, m))
+
+
+def _claim_keepers(atoms: Atoms, ctx: Context, seat: Atom, details: Atom) -> list[str]:
+    """The Keepers a claim move discards (claim_uses/5 of its Goal and reading), each copy."""
+    parts = {a.name: a.arguments[0] for a in args_of(details)
+             if a.type == clingo.SymbolType.Function and len(a.arguments) == 1}
+    return sorted(ctx.card_id(c) for s, g, r, c, n in atoms.args("claim_uses", 5)
+                  if (s, g, r) == (seat, parts["claim"], parts["reading"])
+                  for _ in range(n.number))
 
 
 def _not_yet(atoms: Atoms, ctx: Context, cites: dict) -> list[dict[str, Any]]:
@@ -192,13 +204,16 @@ _FREE_ACTION_CHOICES = {"move": "keeper", "to": "opponent", "discard": "card"}
 
 def play_of(move: dict[str, Any]) -> dict[str, Any]:
     """The exact body `POST /api/play` takes for a listed move (its `play`): kind and player,
-    the card of a play, a Surprise or a free action, and the choices a free action's details
-    fix. A play of a card the table does not show (`any`) names no card: the answer asks which."""
+    the card of a play, a Surprise or a free action, and the choices a free action's or a Keep
+    Going claim's details fix. A play of a card the table does not show (`any`) names no card:
+    the answer asks which."""
     play: dict[str, Any] = {"kind": move["kind"], "player": move["player"]}
     if move["player"] is None:  # a newcomer's join: the table names who joins
         del play["player"]
     if move["kind"] in ("play", "surprise", "free_action") and move.get("card"):
         play["card"] = move["card"]
+    if move.get("claim") and move.get("keepers"):  # Keep Going: which way the Goal is met
+        play["choices"] = {"keepers": move["keepers"]}
     if move["kind"] == "free_action":
         choices = {key: move[name] for name, key in _FREE_ACTION_CHOICES.items()
                    if move.get(name) is not None}

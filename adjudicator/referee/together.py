@@ -30,12 +30,24 @@ from .ruling import ruling_for, rulings_for
 Game = tuple[str | None, tuple[str, ...]]
 
 
+# Bytes of JSON the outcomes of all the plays of one answer may take together (each play's
+# share of it, as moves.MAX_OUTCOME_BYTES for one play): 16 plays of large tables would
+# otherwise answer a few KB with 16 MB.
+MAX_PLAYS_BYTES = 4 << 20
+
+
 def play_responses(state: TableState, requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The answers of `moves.play_response` to each play of `requests` on `state`, worked out
     together. A play that is refused (InputError) or that hits the engine's time limit raises
     for the whole call, its paths under /plays/<index> rather than /play."""
     game = (state.edition, tuple(state.expansions))
-    ended = run_together(game, [partial(moves.play_response, state, r) for r in requests])
+    # the answer's outcomes share MAX_PLAYS_BYTES: up to 4 plays, each as much as alone
+    share = moves.OUTCOME_BYTES.set(min(moves.MAX_OUTCOME_BYTES,
+                                        MAX_PLAYS_BYTES // max(1, len(requests))))
+    try:
+        ended = run_together(game, [partial(moves.play_response, state, r) for r in requests])
+    finally:
+        moves.OUTCOME_BYTES.reset(share)
     for index, (_, value) in enumerate(ended):
         if isinstance(value, solve.TimeLimitError):
             raise solve.TimeLimitError(value.limit_s, f"/plays/{index}") from None

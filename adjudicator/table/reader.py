@@ -168,6 +168,10 @@ def _jsonable(value: Any) -> Any:
         return {k if isinstance(k, str) else str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_jsonable(v) for v in value]
+    if isinstance(value, int) and value.bit_length() > 3 * sys.get_int_max_str_digits():
+        # hexadecimal, binary and base 60 YAML integers are not bounded by Python's digit limit,
+        # but no message could write them out: refused as a decimal one of that size is
+        raise _number_too_long()
     if value is None or isinstance(value, bool | int | float | str):
         return value
     return str(value)
@@ -567,7 +571,10 @@ def _players(r: _Reader, value: Any) -> list[Player]:
             name = f"#{i}"
         else:
             name = canonical(name)  # the same name typed either way is one name (names.py)
-            if name in seen:
+            if len(name) > MAX_NAME:  # (the schema counted it as typed: "\ufdfa" is 18 letters)
+                r.error(path + "/name", "schema.maxLength", got=len(name), limit=MAX_NAME)
+                name = f"#{i}"
+            elif name in seen:
                 r.error(path + "/name", "duplicate_player", name=name, other=seen[name])
             else:
                 seen[name] = i
@@ -848,6 +855,9 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
                                      char=bad[1]))
         elif not player:
             errors.append(table_item("/play/player", "player_name_missing"))
+        elif len(player) > MAX_NAME:  # counted as the table will keep it
+            errors.append(table_item("/play/player", "schema.maxLength", got=len(player),
+                                     limit=MAX_NAME))
         play = {**play, "player": player}  # kept as the table will keep it
     elif player is not None and player not in names:
         errors.append(table_item("/play/player", "no_such_player", names, name=player))

@@ -51,6 +51,9 @@ MAX_CARD_NAME = 100  # characters of a card's reference (the longest name has 34
 # Counts (hand_size, turn, draw_pile, sub-hands, extra turns) above this are no real table; the
 # engine's integers are 32 bits wide, so a larger number would silently wrap into a wrong ruling.
 MAX_COUNT = 10_000
+# Fluxxnomic's phase number: a newcomer joins with 2 + that many cards (rules_asp/ruling/
+# phases.lp), so a hand the join makes stays a hand the reader takes (MAX_ITEMS cards)
+MAX_PHASE = 400
 MAX_GUESS = 80  # longer text is no card's or field's name: no "did you mean" look-up
 MAX_THEN = 5  # `then` nested in `then`: a sub-hand's card whose play sets aside another sub-hand
 
@@ -58,7 +61,7 @@ MAX_THEN = 5  # `then` nested in `then`: a sub-hand's card whose play sets aside
 CARD_KEYS = ("discard_goal", "mine", "theirs", "card", "keeper", "taken", "random")
 # (`rule` is a card, or one card for each Trash a new rule taking effect together: Fluxxnomic)
 CARD_LIST_KEYS = ("rule", "rules", "cards", "keepers")
-PLAYER_KEYS = ("opponent",)
+PLAYER_KEYS = ("opponent", "owner")
 PLAYER_CARDS_KEYS = ("give", "tax", "scramble", "reveal", "random_discard")
 DRIVER_KEYS = ("drawn", "order", "then")
 DIRECTIONS = ("clockwise", "counterclockwise")
@@ -234,14 +237,14 @@ SCHEMAS: dict[str, Any] = {
         "type": "object", "required": ["player", "last_phase"], "additionalProperties": False,
         "description": "an entity that was a player and is not one now (Fluxxnomic)",
         "properties": {"player": ref("PlayerName"),
-                       "last_phase": {"type": "integer", "minimum": 1, "maximum": MAX_COUNT,
+                       "last_phase": {"type": "integer", "minimum": 1, "maximum": MAX_PHASE,
                                       "description": "the last phase in which they were a "
                                                      "player"}}},
     "Phase": _nullable({
         "type": "object", "additionalProperties": False,
         "description": "Fluxxnomic (seed 003): the phase under way (docs/PLAYS.md, phases)",
         "properties": {
-            "number": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_COUNT,
+            "number": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_PHASE,
                        "description": "the phase's number, 1 the first; default 1"},
             "players": _nullable({"type": "array", "items": ref("PhaseCounts"),
                                   "maxItems": MAX_PLAYERS,

@@ -13,6 +13,7 @@ import sqlite3
 from typing import Any
 
 from flask import Flask, request
+from gunicorn.http.errors import NoMoreData, ParseException
 from werkzeug.exceptions import HTTPException
 
 from ..errors import ErrorItem, InputError, error
@@ -67,6 +68,12 @@ def register(app: Flask) -> None:
         else:
             item = ErrorItem(request.path, exc.description or exc.name, exc.name)
         return error_response(InputError(item, status=code))
+
+    # a body gunicorn could not read (a bad chunk size, a body cut short): the client's fault
+    @app.errorhandler(ParseException)
+    @app.errorhandler(NoMoreData)
+    def _bad_body(exc: Exception):
+        return error_response(InputError(error(request.path, "http_bad_body")))
 
     @app.errorhandler(sqlite3.Error)
     def _store_error(exc: sqlite3.Error):

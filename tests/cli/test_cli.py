@@ -232,3 +232,25 @@ def test_a_store_missing_or_corrupt_in_a_read_only_folder_is_exit_2(monkeypatch,
     err = capsys.readouterr().err
     assert str(path) in err and "Permission denied" in err and "--store" in err
     assert main(["serve", "--store", str(path)]) == 2
+
+
+@pytest.mark.parametrize("where", ["folder", "missing/x.json", "/dev/full"])
+def test_a_state_out_that_cannot_be_written_is_a_clear_error(tmp_path: Path, capsys,
+                                                            where: str) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"players": [{"name": "Ann", "hand": ["Jackpot"]},
+                                             {"name": "Bo", "hand_size": 3}],
+                                 "active": "Ann"}), encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    target = where if where.startswith("/") else str(tmp_path / where)
+    assert main(["play", str(table), "Jackpot", "--state-out", target]) == 2
+    err = capsys.readouterr().err
+    assert "/state_out" in err and "Cannot write" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("port", ["99999", "-5", "http"])
+def test_serve_refuses_a_port_that_is_none(capsys, port: str) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", port])
+    assert exit_.value.code == 2
+    assert "--port" in capsys.readouterr().err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -338,3 +339,24 @@ def test_a_card_is_found_by_every_name_it_answers_to_as_by_reading_every_card(kn
     bare = sqlite_utils.Database(memory=True)
     bare["cards"].insert_all(rows)
     assert queries.find_card("Milk", db=bare)["id"] == "milk"  # no meta table: read afresh
+
+
+@pytest.mark.parametrize("kind", ["text", "link", "folder", "fifo"])
+def test_a_path_that_holds_something_else_is_never_replaced(tmp_path: Path, kind: str) -> None:
+    """A mistyped --path or FLUXX_STORE must not destroy what is there (a document, the target
+    of a link, a device such as /dev/null): refused, with the path named, and left as it is."""
+    precious = tmp_path / "thesis.txt"
+    precious.write_text("my thesis", encoding="utf-8")
+    target = {"text": precious, "link": tmp_path / "link.db", "folder": tmp_path / "dir.db",
+              "fifo": tmp_path / "pipe"}[kind]
+    if kind == "link":
+        target.symlink_to(precious)
+    elif kind == "folder":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    with pytest.raises(store.StoreUnavailable) as caught:
+        store.ensure(target)
+    assert caught.value.items[0].path == "/store" and str(target) in caught.value.items[0].en
+    assert precious.read_text(encoding="utf-8") == "my thesis"
+    assert target.is_symlink() if kind == "link" else os.path.lexists(target)

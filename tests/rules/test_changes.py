@@ -53,6 +53,30 @@ def test_a_trade_with_a_hand_the_table_does_not_show_is_no_draw() -> None:
     assert unseen["sources"]
 
 
+def _unseen(changes: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+    """The unseen cards that went from hand to hand: (giver, receiver, how many)."""
+    return [(c["from"]["player"], c["to"]["player"], c["count"]) for c in changes
+            if c["event"] == "moved_unseen"]
+
+
+def test_hands_that_travel_take_their_unseen_cards_with_them() -> None:
+    """Rotate Hands clockwise: Ann's hand goes to Bo, Bo's 3 unseen cards to Cy, Cy's 4 to Ann
+    (each hand whole, not paired by how many each player gained or lost); trading with Cy,
+    Ann's unseen card goes to Cy and Cy's 2 to Ann."""
+    table = {"players": [{"name": "Ann", "hand": ["Rotate Hands", "Milk"]},
+                         {"name": "Bo", "hand_size": 3}, {"name": "Cy", "hand_size": 4}],
+             "active": "Ann", "draw_pile": 20, "turn": {"hand_at_start": 2, "drawn": 1}}
+    changes = _changes(table, {"card": "Rotate Hands", "choices": {"direction": "clockwise"}})
+    assert _unseen(changes) == [("Bo", "Cy", 3), ("Cy", "Ann", 4)]
+    assert {c["event"] for c in changes} == {"moved", "moved_unseen"}
+    table = {"players": [{"name": "Ann", "hand": ["Trade Hands", "Milk", "?"]},
+                         {"name": "Bo", "hand": ["Peace"]}, {"name": "Cy", "hand_size": 2}],
+             "active": "Ann", "draw_pile": 20, "turn": {"hand_at_start": 3, "drawn": 1}}
+    changes = _changes(table, {"card": "Trade Hands", "choices": {"opponent": "Cy"}})
+    assert _unseen(changes) == [("Ann", "Cy", 1), ("Cy", "Ann", 2)]
+    assert {c["event"] for c in changes} == {"moved", "moved_unseen"}
+
+
 def test_a_draw_from_a_known_pile_names_the_cards() -> None:
     [drawn] = _changes(TABLE, {"kind": "draw"})
     assert drawn["event"] == "drawn" and drawn["cards"] == ["moon"] and drawn["count"] == 1

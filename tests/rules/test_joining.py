@@ -90,3 +90,16 @@ def test_a_joining_name_is_kept_as_the_table_keeps_names(client) -> None:
     assert res.get_json()["errors"][0]["path"] == "/play/player"
     seated = _post(client, TABLE, {"kind": "join", "player": "  Ｄee "})
     assert seated["outcomes"][0]["state"]["players"][-1]["name"] == "Dee"
+
+
+def test_a_join_at_the_last_phase_the_reader_takes_makes_a_table_it_takes(client) -> None:
+    """The phase number is bounded so that the hand a newcomer joins with (3 + phase - 1 cards,
+    made card by card with a seed) is one the reader takes back; one phase more is refused."""
+    state = {**TABLE, "phase": {"number": 400}}
+    for play in ({"kind": "join", "player": "Cy"}, {"kind": "join", "player": "Cy", "seed": 1}):
+        [outcome] = _post(client, state, play)["outcomes"]
+        again = client.post("/api/ruling", json=outcome["state"])
+        assert again.status_code == 200, again.get_json()
+    refused = client.post("/api/ruling", json={**TABLE, "phase": {"number": 401}})
+    assert refused.status_code == 400
+    assert refused.get_json()["errors"][0]["path"] == "/phase/number"

@@ -111,7 +111,7 @@ def test_unknown_choice_key_of_a_move_without_choices_suggests_close_spellings()
     state = parse_state(_table())
     with pytest.raises(InputError) as info:
         moves.play_response(state, {"card": "Bread", "choices": {"oponent": "Bo"}})
-    assert info.value.items[0].suggestions == ["opponent"]
+    assert info.value.items[0].suggestions == ["opponent", "owner"]
 
 
 def test_reader_normalizes_the_choices_of_a_link() -> None:

@@ -91,6 +91,20 @@ def test_a_yaml_integer_of_thousands_of_digits_is_a_clear_error() -> None:
     assert "digits" in caught.value.items[0].en and caught.value.items[0].zh
 
 
+@pytest.mark.parametrize("number", ["0x" + "f" * 4000, "0b" + "1" * 60000,
+                                    "1" + ":59" * 3000])
+@pytest.mark.parametrize("field", ["draw_pile", "name"])
+def test_a_yaml_integer_in_another_base_too_long_to_write_is_a_clear_error(number, field) -> None:
+    """Hexadecimal, binary and base 60 YAML integers escape Python's digit limit as they are
+    read, but no message could write them out: refused as a decimal one of that size is."""
+    text = ("players:\n- {name: Ann, hand: [Jackpot]}\n- {name: Bo, hand_size: 3}\nactive: Ann\n"
+            f"draw_pile: {number}\n" if field == "draw_pile" else
+            f"players:\n- {{name: {number}, hand: [Jackpot]}}\n- {{name: Bo}}\nactive: Bo\n")
+    with pytest.raises(InputError) as caught:
+        load_state_text(text)
+    assert "digits" in caught.value.items[0].en and caught.value.items[0].zh
+
+
 def test_a_json_integer_of_thousands_of_digits_is_a_clear_error() -> None:
     with pytest.raises(InputError) as caught:
         load_state_text('{"players": [], "draw_pile": ' + "9" * 5000 + "}")
@@ -188,3 +202,20 @@ def test_a_name_is_kept_composed_and_every_reference_matches_it() -> None:
                                   "% c", "\U0001f600", "Zo\u00eb"])
 def test_ordinary_and_odd_but_visible_names_are_accepted(name: str) -> None:
     assert parse_state(named(name, "Bo")).players[0].name == name
+
+
+def test_a_name_is_as_long_as_the_table_keeps_it() -> None:
+    """The limit of 60 characters holds for the name as kept (NFKC): one character typed can
+    become many ("\ufdfa" is 18), which would otherwise be echoed in every answer."""
+    name = "\ufdfa" * 59 + "a"
+    with pytest.raises(InputError) as caught:
+        parse_state({"players": [{"name": name, "hand": ["Milk"]}, {"name": "Bo", "hand_size": 1}],
+                     "active": "Bo"})
+    assert [i.path for i in caught.value.items] == ["/players/0/name"]
+    assert "1063" in caught.value.items[0].en
+    nomic = parse_state({"edition": "fluxxnomic", "players": [{"name": "Ann", "hand": []},
+                                                             {"name": "Bo", "hand_size": 2}],
+                         "active": "Ann"})
+    with pytest.raises(InputError) as caught:
+        read_play(nomic, {"kind": "join", "player": name})
+    assert [i.path for i in caught.value.items] == ["/play/player"]

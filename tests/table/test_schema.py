@@ -289,7 +289,7 @@ def test_a_play_with_an_unknown_choice_key_is_refused_before_any_fact(monkeypatc
         read_play(table, {"card": "Milk", "choices": {"oponent": "Bo"}})
     assert info.value.keys == ["oponent"]
     [item] = info.value.items
-    assert item.path == "/play/choices/oponent" and item.suggestions == ["opponent"]
+    assert item.path == "/play/choices/oponent" and item.suggestions == ["opponent", "owner"]
     with pytest.raises(InputError) as both:  # beside another error: refused together, plainly
         read_play(table, {"card": "Milkk", "choices": {"oponent": "Bo"}})
     assert not isinstance(both.value, UnknownChoiceKeys)

@@ -14,6 +14,7 @@ import pytest
 
 from adjudicator.engine import solve
 from adjudicator.table.reader import MAX_COUNT, MAX_ITEMS, MAX_PLAYERS
+from adjudicator.web.pages.forms import encode_link, encode_state
 
 TABLE: dict[str, Any] = {
     "players": [{"name": "Ann", "hand": ["Draw 2", "Jackpot"], "keepers": ["Peace"]},
@@ -336,6 +337,27 @@ def test_a_large_play_answers_within_the_outcome_budget_and_says_so(client) -> N
     assert {c["key"] for c in answer["open_choices"]} == {"opponent"}  # what to decide
 
 
+def test_several_plays_share_one_outcome_budget(client) -> None:
+    """16 plays of a large table in one request: their outcomes share MAX_PLAYS_BYTES (a
+    sixteenth each), so a request of a few hundred KB is not answered with 16 MB; each play
+    cut to its share says so."""
+    from adjudicator.referee.together import MAX_PLAYS_BYTES
+
+    players = [{"name": f"P{i}", "hand_size": 1} for i in range(MAX_PLAYERS)]
+    players[0] = {"name": "P0", "hand": ["Trade Hands"]}
+    state = {"players": players, "active": "P0", "notes": ["x" * 250] * 480}
+    response = client.post("/api/plays", json={"state": state,
+                                               "plays": [{"card": "Trade Hands"}] * 16})
+    assert response.status_code == 200
+    answers = response.get_json()["answers"]
+    share = MAX_PLAYS_BYTES // 16
+    for answer in answers:
+        assert answer["outcomes_truncated"] is True and answer["outcomes_size_limit"] == share
+        outcomes = json.dumps(answer["outcomes"], ensure_ascii=False, separators=(",", ":"))
+        assert len(outcomes.encode()) <= share or len(answer["outcomes"]) == 1
+    assert len(response.get_data()) < MAX_PLAYS_BYTES + 16 * 200_000  # (rulings, open choices)
+
+
 # --- the language switch's redirect: only this site's paths ----------------------------------
 
 @pytest.mark.parametrize("target", ["/%09/evil.com", "/%0a/evil.com", "/%0d/evil.com",
@@ -419,3 +441,34 @@ def test_a_deflated_link_that_inflates_beyond_a_body_is_refused(client) -> None:
     cut = "z" + base64.urlsafe_b64encode(zlib.compress(json.dumps(TABLE).encode())[2:-12]
                                          ).decode().rstrip("=")
     assert client.get("/ruling?format=json&state=" + cut).status_code == 400
+
+
+@pytest.mark.parametrize("url", ["/api/faq/" + "9" * 4301, "/faq/" + "9" * 4301, "/api/faq/²"])
+def test_a_faq_id_of_many_digits_is_not_found(client, url) -> None:
+    assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize("play", ["null", "[]", '"x"'])
+def test_a_what_if_move_that_is_not_an_object_is_a_400(client, play) -> None:
+    """The message of this error quotes a JSON object: its braces are text, not placeholders."""
+    token = encode_state(TABLE)
+    response = client.post("/ruling/play", data={"csrf_token": csrf(client), "state": token,
+                                                  "play": play})
+    assert response.status_code == 400
+    assert "{&#34;kind&#34;: &#34;draw&#34;}" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("play", [{"kind": "draw", "player": {"a": 1}},
+                                  {"kind": ["draw"]}, {"card": 7}, {"choices": []}])
+def test_a_game_link_whose_move_is_of_the_wrong_shape_is_a_400(client, play) -> None:
+    after = {**TABLE, "rules": []}
+    link = encode_link({"states": [TABLE, after], "moves": [{"play": play}], "at": 1})
+    for query in ({"game": link}, {"game": link, "format": "json"}):
+        response = client.get("/ruling", query_string=query)
+        assert response.status_code == 400, query
+
+
+def test_an_editor_seat_of_thousands_of_digits_is_no_500(client) -> None:
+    form = {"csrf_token": csrf(client), "players-" + "9" * 5000 + "-name": "Ann"}
+    assert client.post("/ruling", data=form).status_code == 400
+

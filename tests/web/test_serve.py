@@ -273,6 +273,28 @@ def test_a_chunked_body_over_the_limit_is_413(server) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("target", ["/api/ruling", "/api/play", "/ruling"])
+@pytest.mark.parametrize("chunk", [b"zz\r\nabc\r\n0\r\n\r\n",  # no size
+                                   b"3\r\nabcXX0\r\n\r\n",  # no terminator
+                                   b"-3\r\nabc\r\n0\r\n\r\n"])
+def test_a_malformed_chunked_body_is_400(server, target: str, chunk: bytes) -> None:
+    """A body whose chunked encoding gunicorn cannot read is the client's error: 400 in the
+    contract's shape, not the 500 of an unexpected error."""
+    port, _ = server
+    kind = b"application/x-www-form-urlencoded" if target == "/ruling" else b"application/json"
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(b"POST " + target.encode() + b" HTTP/1.1\r\nHost: x\r\n"
+                     b"Content-Type: " + kind + b"\r\nAccept: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunk)
+        answer = b""
+        while part := sock.recv(65536):
+            answer += part
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.split()[1] == b"400", head
+    assert json.loads(body)["errors"][0]["message"]["zh"]
+
+
+@pytest.mark.slow
 @needs_nginx
 def test_what_nginx_refuses_itself_is_in_the_contract_shape(fronted) -> None:
     port, _ = fronted

@@ -75,6 +75,10 @@ SCHEMAS: dict[str, Any] = {
                        "claim": {"type": "string", "description": (
                            "a discard move that makes a Keep Going claim: the Goal claimed "
                            "(zone keepers, count: the Keepers used, discarded with it)")},
+                       "keepers": {"type": "array", "items": {"type": "string"},
+                                   "description": (
+                           "a Keep Going claim: the Keepers its way of meeting the Goal uses, "
+                           "each copy; the move's `play` names them as its `keepers` choice")},
                        "cards": {"type": "integer", "description": (
                            "a join (Fluxxnomic): the cards made at random for the player "
                            "joining")},
@@ -187,9 +191,11 @@ SCHEMAS: dict[str, Any] = {
                                          "probability": {
                                              "type": "string",
                                              "pattern": r"^[0-9]+(/[0-9]+)?$"}}}},
-            "outcomes_size_limit": {"type": "integer", "const": MAX_OUTCOME_BYTES,
+            "outcomes_size_limit": {"type": "integer", "maximum": MAX_OUTCOME_BYTES,
                                     "description": "present when the size limit cut the "
-                                                   "outcomes: bytes of JSON"},
+                                                   "outcomes: bytes of JSON (a play among "
+                                                   "more than 4 of /api/plays: its share of "
+                                                   "4 MB)"},
             "open_choices": {"type": "array",
                              "description": (
                                  "what to decide to narrow the outcomes; `drawn` (kind "

@@ -30,7 +30,7 @@ from ...table.schema import lone_surrogates
 MAX_LINK_STATE = 7 * 1024
 MAX_LINK_JSON = 256 * 1024  # bytes of JSON a link may inflate to: the bound of a request body
 LINK_DEFLATED = "z"  # the first character of a deflated link (base64url of JSON starts "ey")
-_SEAT = re.compile(r"^players-(\d+)-name$")
+_SEAT = re.compile(r"^players-([0-9]{1,4})-name$")  # (more digits: no seat of a real table)
 _PENDING_SPLIT = re.compile(r"\s*[:：]\s*")
 
 

@@ -70,13 +70,21 @@ def decode_game(token: str) -> Game:
     if not (isinstance(states, list) and states and all(isinstance(s, dict) for s in states)):
         raise InputError(error(f"{PATH}/states", "link_unreadable"))
     if not (isinstance(moves, list) and len(moves) == len(states) - 1
-            and all(isinstance(m, dict) and isinstance(m.get("play"), dict) for m in moves)):
+            and all(isinstance(m, dict) and _is_play(m.get("play")) for m in moves)):
         raise InputError(error(f"{PATH}/moves", "link_unreadable"))
     if not (type(at) is int and 0 <= at < len(states)):
         raise InputError(error(f"{PATH}/at", "link_unreadable"))
     if not (type(dropped) is int and dropped >= 0):
         raise InputError(error(f"{PATH}/dropped", "link_unreadable"))
     return Game(states=states, moves=moves, at=at, dropped=dropped)
+
+
+def _is_play(play: Any) -> bool:
+    """A move of a game link has a play of the request's shape: its names are text, its
+    choices an object (each play is read again when it is shown or made)."""
+    return (isinstance(play, dict)
+            and all(isinstance(play.get(k), str | None) for k in ("kind", "player", "card"))
+            and isinstance(play.get("choices"), dict | None))
 
 
 def log_entries(game: Game, read: Any) -> list[dict[str, Any]]:
