@@ -124,10 +124,15 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
         sources = gone.get(card, [])
         for i, to in enumerate(came[card]):
             frm = sources[i] if i < len(sources) else None
-            if (frm is None or frm == ("draw_pile", None)) and to[0] == "hand":
+            # (drawn into a hand, or into the cards a player is to play out: Draw 2 and Use 'Em)
+            if (frm is None or frm == ("draw_pile", None)) and to[0] in ("hand", "sub_hand"):
                 drawn.setdefault(to[1] or "", []).append(card)
                 continue
             events.append(_moved(game, card, frm, to))
+    if before.draw_pile:  # the cards drawn as they lay in the pile, the top first
+        order = {card: i for i, card in reversed(list(enumerate(before.draw_pile)))}
+        for cards in drawn.values():
+            cards.sort(key=lambda c: order.get(c, len(order)))
     # cards that left a known place for a place the table does not show card by card
     for card, zones in gone.items():
         for zone in zones[len(came.get(card, [])):]:

@@ -762,10 +762,12 @@ def _left_open(first: Atoms) -> dict[str, Any]:
         [card_of(c) for c, _ in first.args("unseen_creeper", 2)] + [UNKNOWN_CARD])}
 
 
-def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
+def _made_at_once(result: PlayResult, game: Catalog,
+                  keepers: list[str] | None = None) -> PlayResult:
     """Where an outcome's ruling lists a move the rules make at once (`at_once`: a Keep Going
     claim, rules_asp/ruling/legal_moves.lp), that move is made: its outcomes replace that
-    outcome, with the decisions and random results of both."""
+    outcome, with the decisions and random results of both. `keepers`: the play's choice of
+    the Keepers a claim discards (only the claim that discards them is made)."""
     if not result.legal:
         return result
     outcomes: list[Outcome] = []
@@ -777,8 +779,14 @@ def _made_at_once(result: PlayResult, game: Catalog) -> PlayResult:
             outcomes.append(outcome)
             continue
         # (the claimant's ways of meeting the Goal are moves of one player: each is made)
+        ways = [m for m in now if m["player"] == now[0]["player"]]
+        named = [m for m in ways if Counter(m.get("keepers") or ()) == Counter(keepers or ())]
+        if keepers is not None and ways and not named:  # they name no way of meeting it
+            listed = "keepers: " + "; ".join(", ".join(m.get("keepers") or ()) for m in ways)
+            raise InputError(error("/play/choices/keepers", "no_outcome", ["keepers"],
+                                   kept=by_lang("", ""), open=by_lang(listed, listed)))
         subs = [apply_action(outcome.state, m["play"], m["play"].get("choices") or {})
-                for m in now if m["player"] == now[0]["player"]]
+                for m in (ways if keepers is None else named)]
         made = [o for sub in subs if sub.legal for o in sub.outcomes]
         if not made:
             outcomes.append(outcome)
@@ -888,11 +896,19 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
                                                   "/play/choices"))
         if not sub.legal:
             return sub
+        before = result.outcomes[0]  # what the steps so far moved, then this step's
+        for o in sub.outcomes:
+            o.unknown_out = dict(Counter(before.unknown_out) + Counter(o.unknown_out))
+            o.gifted = before.gifted | o.gifted
+            o.hands_to = _then(before.hands_to, o.hands_to)
         result = PlayResult(legal=True, reasons=result.reasons + sub.reasons,
                             outcomes=sub.outcomes, open_choices=sub.open_choices,
                             truncated=sub.truncated, cut_by_size=sub.cut_by_size,
                             size_limit=sub.size_limit, unknown=sub.unknown)
-    result = _made_at_once(_fit(result, game), game)
+    wanted = keep.get("keepers")
+    result = _made_at_once(_fit(result, game), game,
+                           None if wanted is None else list(wanted) if isinstance(wanted, list)
+                           else [wanted])
     if result.legal and len(result.outcomes) == 1 and not result.open_choices:
         frames = result.outcomes[0].state.extra.get(SUB_HANDS)
         # the cards set aside still have to be played (once the chain, if any, is closed): say

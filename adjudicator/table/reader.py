@@ -16,6 +16,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import yaml
@@ -162,13 +163,24 @@ def _too_deep() -> InputError:
     return InputError(table_item("", "text_too_deep", max_depth=MAX_DEPTH))
 
 
+def _beyond_digits(value: int) -> bool:
+    """Whether `value` has more decimal digits than Python writes out (0: no limit)."""
+    limit = sys.get_int_max_str_digits()
+    return bool(limit) and value.bit_length() > 3 * limit and abs(value) >= _ten_to(limit)
+
+
+@cache
+def _ten_to(power: int) -> int:
+    return 10 ** power
+
+
 def _jsonable(value: Any) -> Any:
     """YAML values as JSON would have them: dates and other scalars become text, keys text."""
     if isinstance(value, dict):
         return {k if isinstance(k, str) else str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_jsonable(v) for v in value]
-    if isinstance(value, int) and value.bit_length() > 3 * sys.get_int_max_str_digits():
+    if isinstance(value, int) and _beyond_digits(value):
         # hexadecimal, binary and base 60 YAML integers are not bounded by Python's digit limit,
         # but no message could write them out: refused as a decimal one of that size is
         raise _number_too_long()
@@ -489,7 +501,9 @@ def _phase(r: _Reader, value: Any, names: list[str], active: str | None,
     for i, item in enumerate(value.get("former_players") or []):
         path = pointer(PHASE, "former_players", i)
         who, last = canonical(item.get("player")), int(item.get("last_phase") or 1)
-        if who in names:
+        if isinstance(who, str) and len(who) > MAX_NAME:  # (counted as kept, as a player's)
+            r.error(path + "/player", "schema.maxLength", got=len(who), limit=MAX_NAME)
+        elif who in names:
             r.error(path + "/player", "former_player_seated", name=who)
         elif who in [f["player"] for f in former]:
             r.error(path + "/player", "former_player_twice", name=who)

@@ -77,11 +77,37 @@ def test_hands_that_travel_take_their_unseen_cards_with_them() -> None:
     assert {c["event"] for c in changes} == {"moved", "moved_unseen"}
 
 
+def test_a_hand_rotated_from_a_sub_hand_takes_its_unseen_cards_with_it() -> None:
+    """Rotate Hands played from the cards of Draw 2 and Use 'Em, then Milk: what each step moved
+    adds up, so Bo's 3 unseen cards go to Cy and Cy's unseen card to Ann."""
+    table = {"players": [{"name": "Ann", "hand": ["Draw 2 and Use 'Em", "Love"]},
+                         {"name": "Bo", "hand_size": 3}, {"name": "Cy", "hand": ["Peace", "?"]}],
+             "active": "Ann", "draw_pile": ["Rotate Hands", "Milk", "Sun"],
+             "turn": {"hand_at_start": 2, "drawn": 1}}
+    changes = _changes(table, {"card": "Draw 2 and Use 'Em",
+                               "choices": {"order": ["Rotate Hands", "Milk"],
+                                           "then": {"Rotate Hands": {"direction": "clockwise"}}}})
+    assert _unseen(changes) == [("Bo", "Cy", 3), ("Cy", "Ann", 1)]
+
+
 def test_a_draw_from_a_known_pile_names_the_cards() -> None:
     [drawn] = _changes(TABLE, {"kind": "draw"})
     assert drawn["event"] == "drawn" and drawn["cards"] == ["moon"] and drawn["count"] == 1
     assert drawn["text"]["en"] == "Ann drew 1 card: Moon."
     assert [s["id"] for s in drawn["sources"]] == ["rulebook:each-turn"]
+
+
+def test_cards_drawn_to_play_out_are_drawn_in_the_order_they_lay() -> None:
+    """Draw 2 and Use 'Em draws Sun, then Milk, into the cards Ann is to play out: a draw, the
+    top card first (not a move from an unknown place, not sorted by name)."""
+    table = {"players": [{"name": "Ann", "hand": ["Draw 2 and Use 'Em", "Love"]},
+                         {"name": "Bo", "hand_size": 3}],
+             "active": "Ann", "draw_pile": ["Sun", "Milk", "Moon"],
+             "turn": {"hand_at_start": 2, "drawn": 1}}
+    played, drawn = _changes(table, {"card": "Draw 2 and Use 'Em"})
+    assert played["card"] == "draw_2_and_use_em"
+    assert (drawn["event"], drawn["cards"]) == ("drawn", ["sun", "milk"])
+    assert drawn["text"]["en"] == "Ann drew 2 cards: Sun, Milk."
 
 
 def test_a_draw_from_an_unknown_pile_counts_the_cards() -> None:

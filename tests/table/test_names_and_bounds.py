@@ -219,3 +219,24 @@ def test_a_name_is_as_long_as_the_table_keeps_it() -> None:
     with pytest.raises(InputError) as caught:
         read_play(nomic, {"kind": "join", "player": name})
     assert [i.path for i in caught.value.items] == ["/play/player"]
+
+
+def test_a_yaml_integer_python_writes_out_is_bounded_as_any_count(monkeypatch) -> None:
+    """A decimal of 4,000 digits is within Python's limit: refused by the count's own bound,
+    its path named; with the limit switched off (0) small numbers still read."""
+    text = "players:\n- {name: Ann, hand: [Jackpot]}\n- {name: Bo, hand_size: 3}\nactive: Ann\n"
+    with pytest.raises(InputError) as caught:
+        parse_state(load_state_text(text + "draw_pile: " + "9" * 4000 + "\n"))
+    assert [i.path for i in caught.value.items] == ["/draw_pile"]
+    monkeypatch.setattr("sys.get_int_max_str_digits", lambda: 0)
+    assert load_state_text(text + "draw_pile: 5\n")["draw_pile"] == 5
+
+
+def test_a_former_players_name_is_as_long_as_the_table_keeps_it() -> None:
+    with pytest.raises(InputError) as caught:
+        parse_state({"edition": "fluxxnomic", "active": "Ann",
+                     "players": [{"name": "Ann", "hand": []}, {"name": "Bo", "hand_size": 2}],
+                     "phase": {"number": 3, "former_players": [
+                         {"player": "\ufdfa" * 59 + "a", "last_phase": 1}]}})
+    assert [i.path for i in caught.value.items] == ["/phase/former_players/0/player"]
+
