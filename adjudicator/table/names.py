@@ -7,7 +7,8 @@ reference to a player (`active`, a link's or a sub-hand's `player`, a play's pla
 is compared in that form, and a name may hold no character that shows nothing or breaks a line:
 control characters, format characters (zero-width space and joiners, direction marks, the byte
 order mark), line and paragraph separators, lone surrogates, private-use and unassigned code
-points, and the few letters and marks that draw nothing (Hangul fillers, variation selectors).
+points, and the few letters and marks that draw nothing (Hangul fillers, variation selectors, the
+blank Braille pattern), nor be made of combining marks alone.
 
 Names that read the same at a table are one name, wherever a player is named: a name is kept in
 Unicode's compatibility form (NFKC: full-width letters as plain ones, "Ａnn" is "Ann"), and with
@@ -24,7 +25,7 @@ from typing import Any
 # use, Cn unassigned, Zl line separator, Zp paragraph separator.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Default-ignorable code points of other categories: they draw nothing either.
-_BLANK = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0,
+_BLANK = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0,
                     *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
 
 
@@ -36,6 +37,9 @@ def invisible(name: str) -> tuple[int, str] | None:
     for i, char in enumerate(name, start=1):
         if ord(char) in _BLANK or unicodedata.category(char) in REFUSED_CATEGORIES:
             return i, f"U+{ord(char):04X}"
+    if name and all(unicodedata.category(c).startswith("M") for c in name):
+        # marks alone draw on nothing: a name of them shows no letter
+        return 1, f"U+{ord(name[0]):04X}"
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Flask, request
 from gunicorn.http.errors import NoMoreData, ParseException
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from ..errors import ErrorItem, InputError, error
 from ..knowledge import appdb
@@ -67,7 +67,10 @@ def register(app: Flask) -> None:
             item = error(request.path, HTTP_MESSAGES[code])
         else:
             item = ErrorItem(request.path, exc.description or exc.name, exc.name)
-        return error_response(InputError(item, status=code))
+        response = error_response(InputError(item, status=code))
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:  # (RFC 9110: say which)
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response
 
     # a body gunicorn could not read (a bad chunk size, a body cut short): the client's fault
     @app.errorhandler(ParseException)

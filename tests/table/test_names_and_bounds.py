@@ -154,9 +154,17 @@ def test_a_surrogate_pair_is_one_character_and_fine() -> None:
 
 @pytest.mark.parametrize("bad", ["\r", "\n", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c",
                                  "\x1d", "\x1e", "\x00", "\x7f", "\u200b", "\u200d", "\ufeff",
-                                 "\u202e", "\u2060", "\u3164", "\ufe0f", "\U000e0001"])
+                                 "\u202e", "\u2060", "\u3164", "\ufe0f", "\U000e0001",
+                                 "\u2800"])
 def test_a_name_with_a_control_or_invisible_character_is_refused(bad: str) -> None:
     assert refused(named("Ann", f"Bo{bad}x.")) == ["/players/1/name"]
+
+
+@pytest.mark.parametrize("marks", ["\u0300", "\u0301\u0302", "\u20dd"])
+def test_a_name_of_combining_marks_alone_is_refused(marks: str) -> None:
+    """A mark draws on the letter before it: with none, the name shows no letter."""
+    assert refused(named("Ann", marks)) == ["/players/1/name"]
+    assert parse_state(named("Ann", "Zo\u0308e")).players[1].name == "Zöe"
 
 
 def test_the_message_names_the_character_in_both_languages() -> None:

@@ -472,3 +472,11 @@ def test_an_editor_seat_of_thousands_of_digits_is_no_500(client) -> None:
     form = {"csrf_token": csrf(client), "players-" + "9" * 5000 + "-name": "Ann"}
     assert client.post("/ruling", data=form).status_code == 400
 
+
+
+@pytest.mark.parametrize("url", ["/ruling", "/"])
+def test_a_form_post_that_asks_for_json_gets_its_error_as_json(client, url) -> None:
+    response = client.post(url, data={"csrf_token": csrf(client), "state_text": "players: ["},
+                           headers={"Accept": "application/json"})
+    assert response.status_code == 400 and response.is_json
+    assert error_paths(response) == ["/state_text"]

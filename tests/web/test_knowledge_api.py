@@ -274,3 +274,21 @@ def test_the_openapi_description_says_what_the_search_edition_keeps(client):
     (param,) = [p for p in spec["paths"]["/api/search"]["get"]["parameters"]
                 if p["name"] == "edition"]
     assert "FAQ" in param["description"] and "rulebook" in param["description"]
+
+
+def test_the_whole_faq_list_is_cut_only_by_a_limit_given(client):
+    every = client.get("/api/faq").get_json()
+    assert every["shown"] == every["count"] == len(every["results"]) > 10
+    few = client.get("/api/faq", query_string={"limit": 3}).get_json()
+    assert few["shown"] == 3 and few["count"] == every["count"]
+    assert [r["id"] for r in few["results"]] == [r["id"] for r in every["results"][:3]]
+    for bad in ("0", "abc", "9" * 4400):
+        answer = client.get("/api/faq", query_string={"limit": bad})
+        assert answer.status_code == 400 and answer.get_json()["errors"][0]["path"] == "/limit"
+
+
+def test_a_method_not_allowed_says_which_are(client):
+    answer = client.delete("/api/faq")
+    assert answer.status_code == 405
+    assert set(answer.headers["Allow"].replace(" ", "").split(",")) >= {"GET"}
+

@@ -63,7 +63,9 @@ def faq_index():
     if q is not None:
         return _results(q, queries.faq_search(q, limit=_limit(10), db=db, **filters))
     results = queries.list_faq(**filters, db=db)
-    return _results(None, Found(results, len(results)))
+    # (the list is whole unless a limit is given; a limit given is checked as with `q`)
+    shown = results if request.args.get("limit") is None else results[:_limit(10)]
+    return _results(None, Found(shown, len(results)))
 
 
 @bp.get("/api/faq/<entry_id>")

@@ -215,6 +215,8 @@ def editor_load():
     try:
         state = state_from_form(request.form)
     except InputError as err:
+        if wants_json():
+            return error_response(err)
         return _editor(_default_values(), err.to_json(), pasted=pasted, status=err.status)
     return _editor(form_from_state(state, current_lang()))
 
@@ -251,6 +253,8 @@ def ruling_post():
         table = referee.read_state(data)
         ruling = referee.rule(table)
     except InputError as err:
+        if wants_json():  # the page's JSON twin: the error in the contract's shape
+            return error_response(err, state=data)
         if is_htmx():
             return render_template("partials/errors.html", error=err.to_json(),
                                    error_state=data), err.status
