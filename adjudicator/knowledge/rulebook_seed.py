@@ -128,6 +128,26 @@ NOTE_EN = {
 }
 
 
+# What a seed 000 section says beyond the seed 004 section whose English it is shown with (the
+# Chinese rulebook's Setup also covers going first, turn order, joining and reshuffling): the
+# project's English for it, a note of its own kind (`zh_only`), so that no English reader misses a
+# rule the Chinese states and a ruling cites.
+ZH_ONLY_EN = {
+    "setup": (
+        "最先伸手抓牌",
+        "The Chinese rulebook's Setup goes on (the project's translation; seed 004's Setup lacks"
+        " this part): Whoever reaches for the cards first (or claims to be first) goes first."
+        " Start with just the Basic Rules and adjust them as New Rule cards are played. Players"
+        " take turns clockwise by seat, each turn drawing and playing the number of cards the"
+        " rules ask for, until someone meets the conditions on the current Goal card. A player"
+        " who wants to join may do so at any time by drawing a hand of three cards. When the"
+        " draw pile runs out, shuffle the discard pile, turn it face down as the new draw pile"
+        " and keep playing. If you are unsure what a card does, you may read its text aloud as"
+        " you play it.",
+    ),
+}
+
+
 @dataclass
 class ZhSection:
     anchor: str

@@ -37,6 +37,7 @@ from .rulebook_seed import (
     EN_ONLY_ANCHORS,
     EXAMPLE_TITLES,
     PROJECT_EN_TITLES,
+    ZH_ONLY_EN,
     GlossaryTerm,
     glossary_text,
     parse_fluxxnomic_003,
@@ -550,7 +551,7 @@ def _rulebook_rows(
             notes=json.dumps(
                 [{"zh": n.zh, "en": n.en, "kind": n.kind,
                   "en_status": "project_translation" if n.en else "missing"}
-                 for n in section.notes],
+                 for n in section.notes] + _zh_only(section.anchor, section.text_zh),
                 ensure_ascii=False,
             ),
         )
@@ -579,6 +580,18 @@ def _rulebook_rows(
             en_source=f"{SEEDS['math']}: {en.title_en}",
         )
     return rows
+
+
+def _zh_only(anchor: str, text_zh: str) -> list[dict[str, Any]]:
+    """The note of what a seed 000 section says beyond its seed 004 English (ZH_ONLY_EN): in
+    Chinese, where that part starts; in English, the project's translation of it."""
+    if anchor not in ZH_ONLY_EN:
+        return []
+    start, en = ZH_ONLY_EN[anchor]
+    if start not in text_zh:  # the seed changed: the note would no longer say what it translates
+        raise ValueError(f"seed {SEEDS['rulebook']}: {anchor!r} lacks {start!r}")
+    zh = f"（英文规则书（资料 004）的此节没有自「{start}」起的内容；英文界面中为本项目的译文。）"
+    return [{"zh": zh, "en": en, "kind": "zh_only", "en_status": "project_translation"}]
 
 
 def _fluxxnomic_zh(path: Path) -> dict[str, dict[str, str | None]]:

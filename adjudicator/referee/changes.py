@@ -12,7 +12,7 @@ card).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -81,6 +81,14 @@ def revealed(state: TableState, game: Catalog, reveal: Any) -> TableState:
     return replace(state, players=players)
 
 
+def _unknown_in_sub_hands(state: TableState) -> Counter[str]:
+    """The cards the table does not show among the cards each player is to play out."""
+    out: Counter[str] = Counter()
+    for frame in state.extra.get(SUB_HANDS) or []:
+        out[frame["player"]] += frame.get("unknown") or 0
+    return out
+
+
 def _unknown_in_hand(state: TableState) -> dict[str, int]:
     return {p.name: p.hand_size - sum(_known(p.hand).values()) for p in state.players}
 
@@ -99,12 +107,14 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
             before_zones: dict[Zone, Counter[str]] | None = None,
             unknown_out: dict[str, int] | None = None,
             gifted: Iterable[str] = (),
-            hands_to: dict[str, str] | None = None) -> list[dict[str, Any]]:
+            hands_to: dict[str, str] | None = None,
+            win_findings: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]:
     """The ordered events that lead from `before` to `after` (one outcome of `move`);
     `before_zones`: zones_of(before), where the caller has it; `unknown_out`: how many unknown
     cards left each hand (the move program's count), by player; `gifted`: the players given
     cards another player drew; `hands_to`: whose whole hand went to whom (both the move
-    program's)."""
+    program's); `win_findings`: the outcome ruling's findings about its winner, the sources of
+    the `won` event (the Goal met and the rule of winning)."""
     old = before_zones if before_zones is not None else zones_of(before)
     new = zones_of(after)
     gone: dict[str, list[Zone]] = {}
@@ -118,12 +128,24 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
         for card, n in (now - was).items():
             came.setdefault(card, []).extend([zone] * n)
     played = move.get("card")
+    mover = move.get("player") or before.active
+    # a card played from the mover's cards the table did not show came from that hand: its
+    # leaving is told by its own event (`told`), not again as an unseen card that left
+    unknown_out = unknown_out or {}
+    told: dict[str, int] = {}
+    # ... or from the cards the mover is to play out (a sub-hand) that the table did not show
+    sub_played = (_unknown_in_sub_hands(after)[mover] < _unknown_in_sub_hands(before)[mover])
     events: list[dict[str, Any]] = []
     drawn: dict[str, list[str]] = {}
     for card in sorted(came, key=lambda c: (c != played, c)):
         sources = gone.get(card, [])
         for i, to in enumerate(came[card]):
             frm = sources[i] if i < len(sources) else None
+            if (frm is None and card == played and to[0] != "hand"
+                    and unknown_out.get(mover, 0) > told.get(mover, 0)):
+                frm, told[mover] = ("hand", mover), told.get(mover, 0) + 1
+            elif frm is None and card == played and sub_played:
+                frm, sub_played = ("sub_hand", mover), False
             # (drawn into a hand, or into the cards a player is to play out: Draw 2 and Use 'Em)
             if (frm is None or frm == ("draw_pile", None)) and to[0] in ("hand", "sub_hand"):
                 drawn.setdefault(to[1] or "", []).append(card)
@@ -142,8 +164,7 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
     for p in after.players:
         if p.name not in seated:
             events.append(_joined(game, p, drawn.pop(p.name, [])))
-    mover = move.get("player") or before.active
-    events += _hand_arrivals(before, after, game, drawn, unknown_out or {},
+    events += _hand_arrivals(before, after, game, drawn, unknown_out, told,
                              set(gifted) - {mover}, hands_to or {})
     if after.active != before.active or move.get("kind") == "end_turn":
         events.append({"event": "turn_ended", "player": before.active, "next": after.active,
@@ -154,17 +175,23 @@ def changes(before: TableState, after: TableState, game: Catalog, move: dict[str
         events.append({"event": "extra_turns", "count": new_extra,
                        "text": pair("changes", "extra_turns", count=new_extra)})
     if winner:
-        events.append({"event": "won", "player": winner,
-                       "text": pair("changes", "won", player=winner)})
+        # Fluxxnomic: "they win the cycle. Then the cycle ends" (seed 003; its finding wins_cycle)
+        cycle = any(f.get("key") == "wins_cycle" for f in win_findings)
+        won = {"event": "won", "player": winner,
+               "text": pair("changes", "won_cycle" if cycle else "won", player=winner)}
+        if _distinct(win_findings):
+            won["sources"] = _distinct(win_findings)
+        events.append(won)
     named, every = _named(findings), _distinct(findings)
     for event in events:
-        event["sources"] = _sources(event, named, every, game, played)
+        event.setdefault("sources", _sources(event, named, every, game, played))
     return events
 
 
 def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
                    arrived: dict[str, list[str]], unknown_out: dict[str, int],
-                   given: set[str], hands_to: dict[str, str]) -> list[dict[str, Any]]:
+                   told: dict[str, int], given: set[str],
+                   hands_to: dict[str, str]) -> list[dict[str, Any]]:
     """The cards that came into hands from no known place (`arrived`: known cards, by player)
     and the hands' unseen cards that came and went. A hand's unseen cards that left it are
     those the move program counts (`unknown_out`), or at least those its new holder is short
@@ -172,7 +199,8 @@ def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
     Hands). What else a holder has that it did not have came in: unseen cards one player lost
     while another gained some went from the one to the other (Taxes: no draw), paired in seat
     order; the rest was drawn, or given to the players `given` (Everybody Gets 1: cards the
-    mover drew)."""
+    mover drew). `told`: unseen cards whose leaving another event tells (a card played from
+    them), by player."""
     old_unknown, new_unknown = _unknown_in_hand(before), _unknown_in_hand(after)
     left = {name: min(unknown_out.get(name, 0), n) for name, n in old_unknown.items()}
     holder = {name: hands_to.get(name, name) for name in old_unknown}
@@ -191,7 +219,8 @@ def _hand_arrivals(before: TableState, after: TableState, game: Catalog,
         n = old_unknown[name] - left[name]
         if to != name and n > 0:
             events.append(_unseen_moved(name, to, n))
-    givers = [[name, n] for name, n in left.items() if n > 0]
+    givers = [[name, n - told.get(name, 0)] for name, n in left.items()
+              if n - told.get(name, 0) > 0]
     for p in after.players:
         if p.name not in came:
             continue

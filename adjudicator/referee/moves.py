@@ -914,9 +914,12 @@ def _play_through(state: TableState, action: dict[str, Any], choices: dict[str, 
         # the cards set aside still have to be played (once the chain, if any, is closed): say
         # which, in what order
         if frames and not result.outcomes[0].state.pending:
+            # (cards of it the table does not show: counted, named by playing them)
+            unseen = frames[-1].get("unknown") or 0
             result.open_choices = [{"key": "order", "kind": "choice",
                                     "options": list(frames[-1]["cards"]),
-                                    "plays_left": frames[-1]["plays_left"]}]
+                                    "plays_left": frames[-1]["plays_left"],
+                                    **({"unknown": unseen} if unseen else {})}]
     return result
 
 
@@ -934,7 +937,9 @@ def _told(result: PlayResult, state: TableState, action: dict[str, Any],
     for outcome in result.outcomes:
         outcome.changes = changes(shown, outcome.state, game, action, outcome.findings,
                                   outcome.ruling.get("winner"), before, outcome.unknown_out,
-                                  outcome.gifted, outcome.hands_to)
+                                  outcome.gifted, outcome.hands_to,
+                                  [f for f in (outcome.ruling or {}).get("findings", [])
+                                   if f.get("about") == "winner"])
     result.outcomes.sort(key=lambda o: not (o.ruling or {}).get("winner"))
     return result
 

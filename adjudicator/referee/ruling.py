@@ -135,6 +135,10 @@ def _turn(atoms: Atoms, state: TableState) -> dict[str, Any]:
 def _discards(atoms: Atoms, ctx: Context) -> list[dict[str, Any]]:
     out = [{"player": ctx.player(s), "zone": z.name, "count": k.number, "when": w.name}
            for s, z, k, w in atoms.args("must_discard", 4)]
+    # Fluxxnomic's Hand limit 5: cards chosen at random from every hand over it when the phase
+    # ends (rules_asp/ruling/phases.lp); nobody chooses them, so no move discards them
+    out += [{"player": ctx.player(s), "zone": "hand", "count": k.number, "when": "end_of_turn",
+             "random": True} for s, k in atoms.args("phase_random_discard", 2)]
     return sorted(out, key=lambda d: (d["when"] != "now", ctx.names.index(d["player"]), d["zone"]))
 
 

@@ -840,6 +840,26 @@ class UnknownChoiceKeys(InputError):
         self.keys = keys
 
 
+def _open_choice_answered(play: dict[str, Any], kind: str) -> dict[str, Any]:
+    """A play that names no card asks for it (open choice `card`), a join that names nobody asks
+    who (open choice `player`): the answer is the play's own field, and sent back as a choice,
+    as the open choice was offered, it is taken as that field."""
+    choices = play.get("choices")
+    if not isinstance(choices, dict):
+        return play
+    field = ("card" if kind == "play" and play.get("card") is None else
+             "player" if kind == "join" and play.get("player") is None else None)
+    if field is None or choices.get(field) is None:
+        return play
+    rest = {k: v for k, v in choices.items() if k != field}
+    answered = {**play, field: choices[field]}
+    if rest:
+        answered["choices"] = rest
+    else:
+        answered.pop("choices", None)
+    return answered
+
+
 def read_play(state: TableState, play: Any) -> dict[str, Any]:
     """The play of a request checked against the one schema and the table: its card resolves,
     its player sits at the table, its choices name cards and players that exist and take only
@@ -854,6 +874,7 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
     names = [p.name for p in state.players]
     errors: list[ErrorItem] = []
     kind = play.get("kind") or "play"
+    play = _open_choice_answered(play, kind)
     if kind in ("surprise", "free_action") or play.get("card") is not None:
         try:
             card_id(game, play.get("card"), "/play/card")

@@ -52,6 +52,10 @@ LIMITS = "Hand and Keeper Limit cards will create such restrictions"
 IGNORE_UNTIL_END = "you can ignore them until your turn ends"
 OTHERS_COMPLY = "the other players must immediately comply with the new restriction"
 CLOCKWISE = "Play proceeds clockwise."
+# seed 000's Setup, in the project's English beside the Chinese (rulebook_seed.ZH_ONLY_EN)
+SETUP_CLOCKWISE = "Players take turns clockwise by seat"
+SETUP_RESHUFFLE = ("When the draw pile runs out, shuffle the discard pile, turn it face down as "
+                   "the new draw pile and keep playing.")
 GOALS = "Goals indicate which Keepers you currently need in order to win."
 TIE = "If a tie, the game continues until one winner emerges."
 ACTION = "To play an Action card, do whatever it says, then place it on the discard pile."
@@ -248,10 +252,12 @@ TABLE: dict[str, dict[str, str]] = {
                              "faq:002-47": CREEPER_NOT_COUNTED,
                              "faq:002-35": "Creepers may not be held in your hand"},
     "creeper_sets_pile_short": {"faq:002-47": CREEPER_NOT_COUNTED,
-                                "rulebook:reshuffling": RESHUFFLE},
+                                "rulebook:reshuffling": RESHUFFLE,
+                                "rulebook:setup": SETUP_RESHUFFLE},
     "creeper_draw_unlisted": {"faq:002-47": CREEPER_NOT_COUNTED,
                               "faq:002-35": "Creepers may not be held in your hand",
-                              "rulebook:reshuffling": RESHUFFLE},
+                              "rulebook:reshuffling": RESHUFFLE,
+                              "rulebook:setup": SETUP_RESHUFFLE},
     "hidden_count_unknown": {"faq:002-35": "Creepers may not be held in your hand"},
     "sub_draw_hidden_not_creepers": {"faq:002-35": "Creepers may not be held in your hand"},
     "creeper_draws_replaced": {
@@ -294,10 +300,10 @@ TABLE: dict[str, dict[str, str]] = {
     },
     "draw_or_play_first": {"rulebook:each-turn": "you may play before you draw"},
     "draw_rule": {"rulebook:basic-rules": "Draw 1.", "rulebook:each-turn": DRAW},
-    "draw_short": {"rulebook:reshuffling": RESHUFFLE},
-    "piles_empty": {"rulebook:reshuffling": RESHUFFLE},
+    "draw_short": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
+    "piles_empty": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
     "draw_total": {"rulebook:each-turn": DRAW},
-    "drawn_not_reshuffled": {"rulebook:reshuffling": RESHUFFLE},
+    "drawn_not_reshuffled": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
     "drawn_from_unseen": {"rulebook:setup": "placing the remainder of the deck face down"},
     # the pile is the rest of the deck: a table that counts more unknown cards than the deck
     # keeps unseen gives no composition to draw from
@@ -347,6 +353,7 @@ TABLE: dict[str, dict[str, str]] = {
     "get_on_with_it_unavailable": {"faq:002-21": BEFORE_FINAL_PLAY, "faq:002-44": GOWI_NEEDS},
     "goal_claimed": {"rulebook:keep-going": CLAIM},
     "goal_met_alone": {"rulebook:fluxxnomic-winning": CYCLE, "rulebook:goals": GOALS},
+    "goal_met_alone_read": {"rulebook:fluxxnomic-winning": CYCLE, "rulebook:goals": GOALS},
     "goal_met_at_least": {"rulebook:fluxxnomic-winning": CYCLE, "rulebook:winning": MEETS},
     "goal_met_copies": {"rulebook:fluxxnomic-winning": CYCLE, "rulebook:goals": GOALS},
     "goal_met_digits": {
@@ -506,7 +513,7 @@ TABLE: dict[str, dict[str, str]] = {
     "mystery_top_card_played_at_once": {"faq:002-76": TOP_CARD},
     "mystery_use_unknown": {"faq:002-55": UNKNOWN_VARIABLE},
     "name_the_card": {"rulebook:each-turn": PLAY},
-    "next_player": {"rulebook:going-first": CLOCKWISE},
+    "next_player": {"rulebook:going-first": CLOCKWISE, "rulebook:setup": SETUP_CLOCKWISE},
     "nhb_not_counted": {
         "faq:002-64": "don't count towards the number of cards drawn for your turn",
     },
@@ -554,15 +561,23 @@ TABLE: dict[str, dict[str, str]] = {
             "Keeper cards do not add to the maximum number of cards a player may play per phase.",
         "rulebook:fluxxnomic-phases": PHASE,
     },
-    "pile_exhausted": {"rulebook:reshuffling": RESHUFFLE},
+    "pile_exhausted": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
     "play_all_but": {"faq:002-40": "Play all but 1 of your cards."},
     "play_no_cards": {"rulebook:basic-rules": PLAY_1, "rulebook:discarding": NO_SIMPLE_DISCARD},
     "play_remaining": {"rulebook:each-turn": PLAY},
     "play_rule": {"rulebook:basic-rules": PLAY_1, "rulebook:each-turn": PLAY},
     "play_rule_rose": {"rulebook:new-rules": AT_ONCE},
-    "potato_moves_next": {"rulebook:going-first": CLOCKWISE},
+    "potato_moves_next": {"rulebook:going-first": CLOCKWISE, "rulebook:setup": SETUP_CLOCKWISE},
     "reason_chain_open": {"faq:002-33": PLAY_SLOWER, "faq:002-51": IMMEDIATELY_AFTER},
     "reason_claim_first": {"rulebook:keep-going": CLAIM},
+    "reason_math_draw_first": {
+        "rulebook:math-rules":
+            ("the player who would have won draws 3 cards, the Goal is discarded, and the game "
+             "continues"),
+    },
+    "reason_nice_try_first": {
+        "card:fluxxnomic/nice_try": "this card and the goal is immediately discarded",
+    },
     "reason_discards_owed": {"faq:002-20": WAIT_FOR_DISCARDS, "rulebook:limits": OTHERS_COMPLY},
     "reason_draws_owed": {"rulebook:each-turn": DRAW},
     "catch_up_drawn": {
@@ -589,11 +604,12 @@ TABLE: dict[str, dict[str, str]] = {
             ("does not have access to the card until after the Trade Hands Action has been "
              "resolved, by which time it's too late to be stopped"),
     },
-    "reshuffle": {"rulebook:reshuffling": RESHUFFLE},
-    "reshuffle_all_drawn": {"rulebook:reshuffling": RESHUFFLE},
-    "reshuffle_may_draw": {"rulebook:reshuffling": RESHUFFLE},
-    "reshuffle_order_unknown": {"rulebook:reshuffling": RESHUFFLE},
-    "reshuffled_discards": {"rulebook:reshuffling": RESHUFFLE},
+    "reshuffle": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
+    "reshuffle_all_drawn": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
+    "reshuffle_may_draw": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
+    "reshuffle_order_unknown": {"rulebook:reshuffling": RESHUFFLE,
+                                "rulebook:setup": SETUP_RESHUFFLE},
+    "reshuffled_discards": {"rulebook:reshuffling": RESHUFFLE, "rulebook:setup": SETUP_RESHUFFLE},
     "reverse_order_two_players": {"card:take_another_turn": ANOTHER_TURN},
     "rule_placed": {"rulebook:new-rules": AT_ONCE},
     "rule_replaced": {"rulebook:new-rules": CONTRADICTS},
@@ -642,7 +658,7 @@ TABLE: dict[str, dict[str, str]] = {
              "the player using it"),
         "faq:002-61": TURN_ENDS,
     },
-    "turn_passes": {"rulebook:going-first": CLOCKWISE},
+    "turn_passes": {"rulebook:going-first": CLOCKWISE, "rulebook:setup": SETUP_CLOCKWISE},
     "uses_a_play": {
         "faq:002-34": GOAL_USES_A_PLAY,
         "rulebook:each-turn": PLAY,
@@ -894,6 +910,9 @@ def test_changes_cite_the_findings_that_name_them() -> None:
         for n, outcome in enumerate((answer.get("play") or {}).get("outcomes", [])):
             cited = {s["id"] for f in outcome["play_findings"] for s in f["sources"]}
             cited.add(_played_card(cid))
+            # (a win is told with the sources of the outcome's findings about its winner)
+            cited |= {s["id"] for f in outcome["ruling"]["findings"] if f["about"] == "winner"
+                      for s in f["sources"]}
             for change in outcome["changes"]:
                 off += [(cid, n, change["text"]["en"], s["id"]) for s in change["sources"]
                         if s["id"] not in cited and _card_id(s["id"]) != change.get("card")]
@@ -902,11 +921,16 @@ def test_changes_cite_the_findings_that_name_them() -> None:
 
 def test_other_decks_passages_are_marked() -> None:
     """A passage is cited by analogy exactly when its deck is not the ruling's: a plain Fluxx
-    ruling cites the Math Fluxx rulebook's Going First by analogy, the rulebook deck's own
-    sections plainly; and so on every path of every recorded answer."""
-    ruling = ruling_for(parse_state(TABLES["opening"]))
+    ruling cites the Math Fluxx rulebook's Limits by analogy, the rulebook deck's own sections
+    plainly (turn order: its own Setup, not Math Fluxx's Going First); and so on every path of
+    every recorded answer."""
+    ruling = ruling_for(parse_state(TABLES["limits"]))
     sources = {s["id"]: s for f in ruling["findings"] for s in f["sources"]}
-    assert sources["rulebook:going-first"].get("scope") == "other_deck"
+    assert sources["rulebook:limits"].get("scope") == "other_deck"
+    opening = ruling_for(parse_state(TABLES["opening"]))
+    sources = {s["id"]: s for f in opening["findings"] for s in f["sources"]}
+    assert "rulebook:going-first" not in sources
+    assert "scope" not in sources["rulebook:setup"]
     assert "scope" not in sources["rulebook:each-turn"]
     assert "scope" not in sources["rulebook:basic-rules"]
     wrong = set()

@@ -129,7 +129,11 @@ SCHEMAS: dict[str, Any] = {
             "discards": {"type": "array", "items": {
                 "type": "object", "required": ["player", "zone", "count", "when"],
                 "properties": {"zone": {"enum": ["hand", "keepers"]},
-                               "when": {"enum": ["now", "end_of_turn"]}}}},
+                               "when": {"enum": ["now", "end_of_turn"]},
+                               "random": {"type": "boolean", "description": (
+                                   "Fluxxnomic's Hand limit 5: the cards are chosen at random "
+                                   "when the phase ends, from any player's hand over it; no "
+                                   "move discards them")}}}},
             "legal_moves": {"type": "array", "items": _ref("Move")},
             "pending": {"type": "object", "required": ["card", "outcome"]},
             "findings": {"type": "array", "items": _ref("Finding")},
@@ -202,7 +206,9 @@ SCHEMAS: dict[str, Any] = {
                                  "chance, with `count`): the unseen cards a draw from a pile "
                                  "given as a count may take, when more sets than are listed "
                                  "(a draw into a hand: the unseen Creepers and \"?\", a card "
-                                 "drawn unseen into the hand)")},
+                                 "drawn unseen into the hand); `order` (with `plays_left`, "
+                                 "and `unknown`: how many of the sub-hand's cards the table "
+                                 "does not show): the cards of a sub-hand still to play")},
             "groups": {"type": "array", "description": (
                 "with several outcomes: the outcomes grouped by the decisions that lead to "
                 "them (random results aside), each group's `outcomes` their indices"),
