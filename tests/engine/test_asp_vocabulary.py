@@ -176,8 +176,9 @@ def test_doc_lp_is_comments_only() -> None:
 def test_findings_cite_through_cite_facts() -> None:
     """A finding's sources are cite(Key,Source) facts (citations.lp turns them into cites/3); a
     cites/3 rule reads the finding it cites (a source that depends on the finding's arguments, or
-    on more than the finding's condition). The not_yet reasons are cited by cites(Key,(),Source)
-    facts (legal_moves.lp)."""
+    on more than the finding's condition). The reasons of not_yet(S,Kind,Details,Key,Args) cite the
+    same way: cite(Key,Source) facts, which citations.lp turns into cites(Key,Args,Source) for each
+    not_yet/5 (a bare cites(reason_...,(),Source) fact is let through too)."""
     wrong = []
     for name, rule in vocabulary().rules:
         heads = _head_atoms(rule.head)
