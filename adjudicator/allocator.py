@@ -3,9 +3,8 @@ machine has it (Debian: `apt-get install libjemalloc2`), instead of the C librar
 
 Why: every grounding builds a clingo Control whose ground program is allocated piece by piece
 and freed at once when the ruling is done, thousands of times a minute in a served worker. Under
-glibc's malloc a lone ruling of a realistic table took about 1.3 times the CPU time it takes
-under jemalloc (1.0 to 2.1 in the loops measured on 2026-12-07), and a served worker answered
-more rulings per CPU second at 8 clients (bench/HISTORY.md has the figures).
+glibc's malloc a lone ruling of a realistic table takes more CPU time than under jemalloc, and a
+served worker answers fewer rulings per CPU second (bench/HISTORY.md has the measurements).
 
 The allocator is chosen when a process starts (the dynamic loader's LD_PRELOAD), so a command
 that wants it executes itself again with jemalloc preloaded, before it starts any work or

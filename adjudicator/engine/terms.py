@@ -126,12 +126,12 @@ def parse(text: str) -> Term:
 
 
 # The text of each symbol met so far, by clingo's handle of it. clingo 5 interns every symbol in
-# a global table and never frees one (potassco/clingo#203, "Symbols are stored globally and never
-# freed"), so a handle stands for one symbol for the life of the process. Asking clingo for a
-# symbol's text is two calls that each release the GIL: under load, with other threads running
-# Python, each waits to take it back (bench/grounding_floor.py, part 4); most atoms recur from one
-# ruling to the next, and a handle looked up here costs no call at all. Any other clingo (or a
-# symbol without the handle) is asked every time.
+# a global table and never frees one (a known clingo limitation: a symbol, once made, stays in
+# that table until the process ends), so a handle stands for one symbol for the life of the
+# process. Asking clingo for a symbol's text is two calls that each release the GIL: under load,
+# with other threads running Python, each waits to take it back (bench/grounding_floor.py, part
+# 4); most atoms recur from one ruling to the next, and a handle looked up here costs no call at
+# all. Any other clingo (or a symbol without the handle) is asked every time.
 _TEXTS: Memo[int, str] = Memo(1 << 16)
 INTERNED = clingo_version.startswith("5.")
 

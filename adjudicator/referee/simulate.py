@@ -44,7 +44,8 @@ EXCLUDED_TYPES = ("basic_rules", "promo")
 
 
 def deck(game: Catalog) -> list[str]:
-    """The cards that are shuffled and dealt: every copy of every playable card of known text."""
+    """The cards that are shuffled and dealt: every copy of every card of the game but those of
+    EXCLUDED_TYPES (the Basic Rules card, the promo card), whether its text is known or not."""
     return [c.id for c in game for _ in range(c.copies) if c.type not in EXCLUDED_TYPES]
 
 

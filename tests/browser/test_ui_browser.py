@@ -241,9 +241,10 @@ def test_what_if_on_a_surprise_answering_the_chain(page: Page) -> None:
 
 
 # ---- the editor (tests/web/test_editor.py pins the same through Flask's test
-# client): Enter in an ordinary editor field gets the ruling (it used to press the paste
-# section's hidden "Load into the editor", the form's first submit button); "Edit this table"
-# keeps a draw pile given as a list of cards.
+# client): Enter in an ordinary editor field gets the ruling. A browser's implicit submission
+# presses the form's first submit button, so the form opens with a hidden ruling button
+# (`default-submit`, templates/editor.html) ahead of the paste section's "Load into the editor";
+# "Edit this table" keeps a draw pile given as a list of cards.
 def fill_two_seats(page: Page) -> None:
     page.goto("/")
     page.fill("input[name='players-0-name']", "Ann")

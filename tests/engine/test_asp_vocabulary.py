@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from functools import cache
 from pathlib import Path
 
 import clingo.ast as ast
@@ -176,8 +177,9 @@ def test_doc_lp_is_comments_only() -> None:
 def test_findings_cite_through_cite_facts() -> None:
     """A finding's sources are cite(Key,Source) facts (citations.lp turns them into cites/3); a
     cites/3 rule reads the finding it cites (a source that depends on the finding's arguments, or
-    on more than the finding's condition). The not_yet reasons are cited by cites(Key,(),Source)
-    facts (legal_moves.lp)."""
+    on more than the finding's condition). The reasons of not_yet(S,Kind,Details,Key,Args) cite the
+    same way: cite(Key,Source) facts, which citations.lp turns into cites(Key,Args,Source) for each
+    not_yet/5 (a bare cites(reason_...,(),Source) fact is let through too)."""
     wrong = []
     for name, rule in vocabulary().rules:
         heads = _head_atoms(rule.head)
@@ -192,3 +194,106 @@ def test_findings_cite_through_cite_facts() -> None:
         if not reads_finding:
             wrong.append(f"{name}: {rule}")
     assert not wrong, "\n".join(wrong)
+
+
+# ---- each file's header (Purpose / Input / Output, tests/test_style.py) says what it shares:
+# Input names every predicate the file reads that another file derives or Python writes, Output
+# every predicate it derives that another file reads; and neither names, as name(...) or name/N,
+# a predicate the file does not read (Input) or derive (Output). A name is matched as a word, so
+# a header may group its lists freely ("from legal_moves.lp: ..."). The citation plumbing every
+# file shares (finding/3, cites/3, cite/2, cite_card/3) need not be named. The hubs only include.
+UNNAMED: set[Signature] = {("finding", 3), ("cites", 3), ("cite", 2), ("cite_card", 3)}
+# name(... or name/N, not an argument of another term
+MENTION = re.compile(r"(?<![(,\w])([a-z_][a-z0-9_]*)(?=\(|/\d)")
+FILE_NAME = re.compile(r"[\w./*<>-]+\.(?:lp|py|yaml|json|md)\b")
+
+
+def _pooled_signatures(atom: ast.AST) -> set[Signature]:
+    """The signatures of an atom, each element of a pool `p(a;b)` too."""
+    term = atom.symbol
+    if term.ast_type == ASTType.UnaryOperation:
+        term = term.argument
+    terms = term.arguments if term.ast_type == ASTType.Pool else [term]
+    out = set()
+    for t in terms:
+        if t.ast_type == ASTType.Function:
+            out.add((t.name, len(t.arguments)))
+        elif t.ast_type == ASTType.SymbolicTerm and t.symbol.type.name == "Function":
+            out.add((t.symbol.name, len(t.symbol.arguments)))
+    return out
+
+
+def _header_sections(path: Path) -> dict[str, str]:
+    """The header's sections: `% Input:` and its lines indented below it, likewise Output."""
+    sections: dict[str, str] = {}
+    current = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("%"):
+            break
+        match = re.match(r"%\s*(Purpose|Input|Output):(.*)", line)
+        if match:
+            current = match.group(1)
+            sections[current] = match.group(2)
+        elif current and line.startswith("%         "):
+            sections[current] += "\n" + line[1:]
+        else:
+            current = None
+    return {k: FILE_NAME.sub(" ", v) for k, v in sections.items()}
+
+
+@cache
+def _header_findings() -> tuple[list[str], list[str]]:
+    """(names a header gives falsely, names a header lacks), over every file but the hubs."""
+    root = rules_dir()
+    derives: dict[str, set[Signature]] = defaultdict(set)
+    reads: dict[str, set[Signature]] = defaultdict(set)
+
+    def add(name: str, statement: ast.AST) -> None:
+        if statement.ast_type == ASTType.Rule:
+            heads = _head_atoms(statement.head)
+            ids = {id(a) for a in heads}
+            for atom in heads:
+                derives[name] |= _pooled_signatures(atom)
+            for atom in _atoms(statement):
+                if id(atom) not in ids:
+                    reads[name] |= _pooled_signatures(atom)
+        elif statement.ast_type == ASTType.ShowTerm:
+            for atom in _atoms(statement):
+                reads[name] |= _pooled_signatures(atom)
+        elif statement.ast_type == ASTType.External:
+            derives[name] |= _pooled_signatures(statement.atom)
+
+    files = {p.relative_to(root).as_posix(): p for p in lp_files()
+             if not p.relative_to(root).as_posix().startswith("hubs/")}
+    for name, path in files.items():
+        text = re.sub(r"^#include .*$", "", path.read_text(encoding="utf-8"), flags=re.M)
+        ast.parse_string(text, lambda statement, n=name: add(n, statement))
+    known = {s[0] for f in files for s in derives[f] | reads[f]}
+    false, lacking = [], []
+    for name, path in files.items():
+        sections = _header_sections(path)
+        for part, own in (("Input", reads[name]), ("Output", derives[name])):
+            text = sections.get(part, "")
+            named = {m for m in MENTION.findall(text) if m in known}
+            false += [f"{name} {part}: {m}" for m in sorted(named - {s[0] for s in own})]
+            words = set(re.findall(r"[a-z_][a-z0-9_]*", text))
+            if part == "Input":  # read here, derived by another file or written by Python
+                shared = reads[name] - derives[name]
+            else:  # derived here, read by another file
+                shared = {s for s in derives[name]
+                          if any(s in reads[f] for f in files if f != name)}
+            lacking += [f"{name} {part}: {n}/{a}" for n, a in sorted(shared - UNNAMED)
+                        if n not in words]
+    return false, lacking
+
+
+def test_every_header_names_only_what_its_file_reads_and_derives() -> None:
+    false, _ = _header_findings()
+    assert not false, "a header names a predicate its file does not read (Input) or derive " \
+        "(Output):\n" + "\n".join(false)
+
+
+def test_every_header_names_what_its_file_shares() -> None:
+    _, lacking = _header_findings()
+    assert not lacking, "a header lacks a predicate its file reads from elsewhere (Input) or " \
+        "derives for another file (Output):\n" + "\n".join(lacking)

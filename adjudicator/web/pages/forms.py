@@ -24,9 +24,9 @@ from ...table.reader import MAX_COUNT, load_state_text
 from ...table.schema import lone_surrogates
 
 # Characters of ?state=. The whole request line must fit in the server's limit (gunicorn's
-# largest, 8190 bytes: cli/serve.py), with room for the path and the other parameters, so that a
-# link too long is answered by the app (413, the contract's shape) and not by the server. Deflated,
-# a 4-player table takes about 500 characters.
+# largest, 8190 bytes: REQUEST_LINE_LIMIT in web/server.py), with room for the path and the
+# other parameters, so that a link too long is answered by the app (413, the contract's shape)
+# and not by the server. Deflated, a 4-player table takes about 500 characters.
 MAX_LINK_STATE = 7 * 1024
 MAX_LINK_JSON = 256 * 1024  # bytes of JSON a link may inflate to: the bound of a request body
 LINK_DEFLATED = "z"  # the first character of a deflated link (base64url of JSON starts "ey")
