@@ -67,6 +67,15 @@ def card_info(card_id: str, edition: str = "fluxx",
     return catalog.cards.get(card_id) or catalog.resolve(card_id)
 
 
+def card_words(card_id: str, edition: str = "fluxx",
+               expansions: list[str] | tuple[str, ...] = ()) -> str:
+    """A card as the page names it ("Let's Simplify", 「中彩」), as plain text: a translated
+    string it goes into escapes it once, as it does any other value (a macro's output would
+    arrive escaped already and be escaped again)."""
+    card = card_info(card_id, edition, expansions)
+    return card.ref(current_lang()) if card else card_id
+
+
 def remark_words(remark: str) -> str:
     """A catalog's provenance remark in the page's language (messages/remarks.yaml), else as
     the catalog writes it."""

@@ -91,6 +91,7 @@ def _configure(state: Any) -> None:
         t=t, pick=pick, field_words=field_words, pointers_as_words=pointers_as_words,
         type_names=_type_names, csrf_token=csrf_token,
         lang_url=lang_url, source_label=referee.source_label, card_info=referee.card_info,
+        card_words=referee.card_words,
         suggestion_words=referee.suggestion_words, remark_words=referee.remark_words,
         ui_keys=messages(),
     )
