@@ -140,12 +140,21 @@ def _source_words(src: dict[str, Any]) -> str:
 
 
 def moves_by_player(state: dict[str, Any], ruling: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ruling's legal moves grouped per player, in seat order (players without any last)."""
+    """The ruling's legal moves grouped per player, in seat order (players without any last),
+    each with why the moves held back are not open yet (`not_yet`: each reason once, with its
+    sources): a player with nothing to do now reads why, not only that."""
     seats = [p.get("name") for p in state.get("players", [])]
     groups: dict[str, list[dict[str, Any]]] = {name: [] for name in seats}
     for move in ruling.get("legal_moves", []):
         groups.setdefault(move.get("player"), []).append(move)
-    return [{"player": name, "moves": moves} for name, moves in groups.items()]
+    held: dict[str, dict[Any, dict[str, Any]]] = {}
+    for entry in ruling.get("not_yet", []):
+        reasons = held.setdefault(entry.get("player"), {})
+        text = entry.get("reason") or {}
+        reasons.setdefault((entry.get("reason_key"), str(text.get("en"))),
+                           {"text": text, "sources": entry.get("sources") or []})
+    return [{"player": name, "moves": moves, "not_yet": list(held.get(name, {}).values())}
+            for name, moves in groups.items()]
 
 
 # The topics (a finding's `about`) in the order a table asks about them, once the game is decided

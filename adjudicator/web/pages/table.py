@@ -32,7 +32,6 @@ from ...i18n import (
     COOKIE,
     LANGS,
     current_lang,
-    field_words,
     messages,
     pick,
     pointers_as_words,
@@ -45,6 +44,7 @@ from . import referee
 from .choices import choice_fields, posted_move
 from .forms import decode_state, encode_state, form_from_state, state_from_form
 from .game import Game, decode_game, log_entries, one_table
+from .game import field_words as game_field_words
 from .share import absolute, qr_code
 
 bp = Blueprint("ui", __name__)
@@ -89,7 +89,7 @@ def _configure(state: Any) -> None:
     if app.config.get("SESSION_COOKIE_SAMESITE") is None:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.jinja_env.globals.update(
-        t=t, pick=pick, field_words=field_words, pointers_as_words=pointers_as_words,
+        t=t, pick=pick, field_words=game_field_words, pointers_as_words=pointers_as_words,
         type_names=_type_names, csrf_token=csrf_token,
         lang_url=lang_url, source_label=referee.source_label, card_info=referee.card_info,
         card_words=referee.card_words,
