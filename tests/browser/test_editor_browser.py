@@ -1,6 +1,9 @@
 """The editor's card picker and its mistakes, in a real browser: typos and number words find the
 card, a card of the wrong kind says what it is, a card the server refuses is marked on its chip
-with its suggestions as buttons, and Tab moves from field to field with no invisible stop."""
+with its suggestions as buttons, and Tab moves from field to field with no invisible stop. Text
+typed and not picked is never dropped: it is added when it names a card exactly, else the ruling
+waits and the box says why; Enter adds only the card named or the suggestion chosen; a name no
+card has gets the server's own suggestions."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ import re
 import pytest
 
 from tests.browser.pw import Page, Route, expect
-from tests.browser.test_ui_browser import pick
+from tests.browser.test_ui_browser import fill_two_seats, pick
 
 pytestmark = pytest.mark.slow  # a real browser: the whole suite runs it, the fast run does not
 
@@ -137,3 +140,65 @@ def test_a_surprise_left_in_hand_while_in_the_chain_is_offered_its_fix(page: Pag
     expect(page.locator("textarea[name='players-1-hand'] + .picker .chip")).to_have_count(1)
     page.click("#get-ruling")
     expect(page.locator("#result .verdict")).to_be_visible()
+
+
+def search_box(page: Page, field: str):
+    return page.locator(f"textarea[name='{field}'] + .picker input[type=search]")
+
+
+def chips(page: Page, field: str):
+    return page.locator(f"textarea[name='{field}'] + .picker .chip")
+
+
+def test_text_left_in_a_card_box_is_added_or_holds_the_ruling_back(page: Page, shoot) -> None:
+    fill_two_seats(page)
+    search_box(page, "players-1-keepers").fill("Music")  # no such card in Fluxx
+    page.click("#get-ruling")
+    note = page.locator("textarea[name='players-1-keepers'] + .picker .picker-note")
+    expect(note).to_have_text(re.compile("“Music” is not added: no card has exactly that name"))
+    expect(search_box(page, "players-1-keepers")).to_be_focused()
+    expect(search_box(page, "players-1-keepers")).to_have_attribute("aria-invalid", "true")
+    shoot(page, "editor-uncommitted-refused")
+    page.wait_for_timeout(300)
+    expect(page.locator("#result .verdict")).to_have_count(0)  # the ruling was not asked for
+    # a name typed in full, not picked, is the card: it is added and ruled on
+    search_box(page, "players-1-keepers").fill("peace")
+    page.click("#get-ruling")
+    expect(page.locator("#result .verdict")).to_be_visible()
+    expect(page.locator("#result .seat-view", has_text="Bo").locator("[data-card=peace]")
+           ).to_be_visible()
+    assert not page.js_errors, page.js_errors
+
+
+def test_enter_adds_only_the_card_named_or_the_suggestion_chosen(page: Page) -> None:
+    page.goto("/")
+    box = search_box(page, "players-0-hand")
+    box.fill("Taxes")  # not a card of the rulebook deck; Taxation resembles it
+    expect(page.locator("textarea[name='players-0-hand'] + .picker li[role=option]").first
+           ).to_be_visible()
+    box.press("Enter")
+    expect(chips(page, "players-0-hand")).to_have_count(0)
+    expect(page.locator("textarea[name='players-0-hand'] + .picker .picker-note")).to_contain_text(
+        "“Taxes” is not added")
+    expect(page.locator("#result .verdict")).to_have_count(0)
+    box.press("ArrowDown")  # the player chooses the first suggestion: that one is added
+    chosen = page.locator("textarea[name='players-0-hand'] + .picker li[aria-selected=true]")
+    card = chosen.get_attribute("data-card")
+    box.press("Enter")
+    expect(chips(page, "players-0-hand")).to_have_count(1)
+    expect(chips(page, "players-0-hand").first).to_have_attribute("data-card", card)
+    box.fill("TAXATION")  # the name itself, case aside
+    box.press("Enter")
+    expect(chips(page, "players-0-hand").nth(1)).to_have_attribute("data-card", "taxation")
+    assert not page.js_errors, page.js_errors
+
+
+@pytest.mark.parametrize(("query", "card"), [("The Sun", "sun"), ("Da Sun", "sun")])
+def test_a_name_no_card_has_gets_the_servers_suggestions(page: Page, query: str,
+                                                         card: str) -> None:
+    page.goto("/")
+    found = options(page, "players-0-hand", query)
+    expect(found.first).to_have_text("No card has that name. Did you mean:")
+    expect(page.locator("textarea[name='players-0-hand'] + .picker li[role=option]"
+                        f"[data-card={card}]")).to_be_visible()
+    assert not page.js_errors, page.js_errors

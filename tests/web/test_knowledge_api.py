@@ -292,3 +292,16 @@ def test_a_method_not_allowed_says_which_are(client):
     assert answer.status_code == 405
     assert set(answer.headers["Allow"].replace(" ", "").split(",")) >= {"GET"}
 
+
+
+def test_card_suggestions_are_the_catalogs_own(client):
+    """GET /api/cards/suggest: the card a name names, else the names the referee's errors
+    suggest for it (the editor's picker offers them for a name no card has)."""
+    found = client.get("/api/cards/suggest", query_string={"q": "The Sun"}).get_json()
+    assert found["card"] is None and found["suggestions"][0] == "Sun"
+    named = client.get("/api/cards/suggest", query_string={
+        "q": "TAXES", "edition": "fluxx", "expansions": "creepers"}).get_json()
+    assert named["card"] == "taxes" and named["suggestions"] == []
+    assert client.get("/api/cards/suggest").status_code == 400
+    assert client.get("/api/cards/suggest", query_string={
+        "q": "Sun", "edition": "nope"}).status_code == 400

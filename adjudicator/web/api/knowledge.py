@@ -80,6 +80,27 @@ def cards_index():
     return jsonify({"ok": True, "edition": edition, "count": len(cards), "cards": cards})
 
 
+@bp.get("/api/cards/suggest")
+def card_suggestions():
+    """The cards a name may mean: the card it names exactly (`card`, else null) and the
+    catalog's own "did you mean" (`suggestions`, the names a refused card's error offers), so
+    the editor's picker offers what the referee would suggest for it."""
+    from ...cards.catalog import catalog_for
+
+    query = _query(required=True) or ""
+    edition = _arg("edition") or "fluxx"
+    expansions = tuple(x.strip() for x in (_arg("expansions") or "").split(",") if x.strip())
+    try:
+        catalog = catalog_for(edition, expansions)
+    except ValueError:
+        raise InputError(error("/edition", "unknown_edition",
+                               edition="+".join((edition, *expansions)))) from None
+    card = catalog.resolve(query)
+    return jsonify({"ok": True, "query": query, "edition": edition, "expansions": list(expansions),
+                    "card": card.id if card else None,
+                    "suggestions": [] if card else catalog.suggest(query)})
+
+
 @bp.get("/api/cards/<card_id>")
 def card_entry(card_id: str):
     return jsonify(queries.get_card(card_id, edition=_arg("edition"), db=get_db()))

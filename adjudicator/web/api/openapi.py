@@ -369,6 +369,21 @@ OPERATIONS: dict[tuple[str, str], dict[str, Any]] = {
         "parameters": [EDITION],
         "responses": {"200": _json(_ref("CardList"), "the cards"), **_errors(400, 503)},
     },
+    ("get", "/api/cards/suggest"): {
+        "operationId": "card_suggestions",
+        "summary": "The card a name names, or the cards it may mean",
+        "parameters": [_query("q", "a card name as typed", {"type": "string", "maxLength": 500},
+                              required=True),
+                       EDITION,
+                       _query("expansions", "comma-separated expansions of a fluxx game: "
+                              "creepers, surprises")],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "ok": {"const": True}, "query": {"type": "string"}, "edition": {"type": "string"},
+            "expansions": {"type": "array", "items": {"type": "string"}},
+            "card": {"type": ["string", "null"]},
+            "suggestions": {"type": "array", "items": {"type": "string"}}}},
+            "the card named, or the names it may mean"), **_errors(400)},
+    },
     ("get", "/api/cards/<card_id>"): {
         "operationId": "card", "summary": "One card, with its FAQ entries",
         "parameters": [_path("card_id", "a card id or name"), EDITION],

@@ -19,6 +19,8 @@ from typing import Any
 
 from ...cards.catalog import catalog_for
 from ...errors import InputError, error
+from ...i18n import field_words as table_field_words
+from ...i18n import t
 from ...referee.changes import changes
 from .forms import MAX_LINK_STATE, decode_link, encode_link
 
@@ -77,6 +79,15 @@ def decode_game(token: str) -> Game:
     if not (type(dropped) is int and dropped >= 0):
         raise InputError(error(f"{PATH}/dropped", "link_unreadable"))
     return Game(states=states, moves=moves, at=at, dropped=dropped)
+
+
+def field_words(path: str | None, state: dict[str, Any] | None = None,
+                lang: str | None = None) -> str:
+    """A field of an error in words, as i18n.field_words says it, and the game a link carries
+    (`/game`, `/game/moves`...) as that: it is no field of the table, nor a page."""
+    if path and (path == PATH or path.startswith(PATH + "/")):
+        return t("field.game", lang)
+    return table_field_words(path, state, lang)
 
 
 def _is_play(play: Any) -> bool:

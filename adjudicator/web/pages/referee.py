@@ -67,6 +67,15 @@ def card_info(card_id: str, edition: str = "fluxx",
     return catalog.cards.get(card_id) or catalog.resolve(card_id)
 
 
+def card_words(card_id: str, edition: str = "fluxx",
+               expansions: list[str] | tuple[str, ...] = ()) -> str:
+    """A card as the page names it ("Let's Simplify", 「中彩」), as plain text: a translated
+    string it goes into escapes it once, as it does any other value (a macro's output would
+    arrive escaped already and be escaped again)."""
+    card = card_info(card_id, edition, expansions)
+    return card.ref(current_lang()) if card else card_id
+
+
 def remark_words(remark: str) -> str:
     """A catalog's provenance remark in the page's language (messages/remarks.yaml), else as
     the catalog writes it."""
@@ -131,12 +140,21 @@ def _source_words(src: dict[str, Any]) -> str:
 
 
 def moves_by_player(state: dict[str, Any], ruling: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ruling's legal moves grouped per player, in seat order (players without any last)."""
+    """The ruling's legal moves grouped per player, in seat order (players without any last),
+    each with why the moves held back are not open yet (`not_yet`: each reason once, with its
+    sources): a player with nothing to do now reads why, not only that."""
     seats = [p.get("name") for p in state.get("players", [])]
     groups: dict[str, list[dict[str, Any]]] = {name: [] for name in seats}
     for move in ruling.get("legal_moves", []):
         groups.setdefault(move.get("player"), []).append(move)
-    return [{"player": name, "moves": moves} for name, moves in groups.items()]
+    held: dict[str, dict[Any, dict[str, Any]]] = {}
+    for entry in ruling.get("not_yet", []):
+        reasons = held.setdefault(entry.get("player"), {})
+        text = entry.get("reason") or {}
+        reasons.setdefault((entry.get("reason_key"), str(text.get("en"))),
+                           {"text": text, "sources": entry.get("sources") or []})
+    return [{"player": name, "moves": moves, "not_yet": list(held.get(name, {}).values())}
+            for name, moves in groups.items()]
 
 
 # The topics (a finding's `about`) in the order a table asks about them, once the game is decided

@@ -32,7 +32,6 @@ from ...i18n import (
     COOKIE,
     LANGS,
     current_lang,
-    field_words,
     messages,
     pick,
     pointers_as_words,
@@ -42,8 +41,10 @@ from ...i18n import (
 )
 from ..responses import error_response, wants_json
 from . import referee
+from .choices import choice_fields, posted_move
 from .forms import decode_state, encode_state, form_from_state, state_from_form
 from .game import Game, decode_game, log_entries, one_table
+from .game import field_words as game_field_words
 from .share import absolute, qr_code
 
 bp = Blueprint("ui", __name__)
@@ -88,9 +89,10 @@ def _configure(state: Any) -> None:
     if app.config.get("SESSION_COOKIE_SAMESITE") is None:
         app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
     app.jinja_env.globals.update(
-        t=t, pick=pick, field_words=field_words, pointers_as_words=pointers_as_words,
+        t=t, pick=pick, field_words=game_field_words, pointers_as_words=pointers_as_words,
         type_names=_type_names, csrf_token=csrf_token,
         lang_url=lang_url, source_label=referee.source_label, card_info=referee.card_info,
+        card_words=referee.card_words,
         suggestion_words=referee.suggestion_words, remark_words=referee.remark_words,
         ui_keys=messages(),
     )
@@ -289,7 +291,8 @@ def play_post():
             else one_table(decode_state(request.form.get("state", ""))))
     table = referee.read_state(game.current)
     use_game(table.edition)
-    play = _posted_play(table)
+    # the open choices of an earlier answer, stated in its form, go with the move
+    play = posted_move(request.form, _posted_play(table))
     kind = play.get("kind") or "play"
     card = play.get("card") or ""
     # a join names who becomes a player: none yet is a newcomer, not the active player
@@ -302,6 +305,10 @@ def play_post():
     token = encode_state(table.to_json())
     context = {
         "answer": answer, "card": card, "player": player, "kind": kind,
+        # what the open choices' form posts again: this move, this table, this game
+        "posted_play": play, "state_token": token, "game_token": game_token or "",
+        "choice_fields": choice_fields(answer.get("open_choices") or [], table.edition,
+                                       table.expansions),
         "outcomes": [_outcome_context(o, game, play) for o in answer.get("outcomes", [])],
         "groups": answer.get("groups") or [],
         "permalink": url_for("ui.ruling_page", state=token),

@@ -3,6 +3,9 @@
  * Everything here is optional: without it every form still posts and the server answers.
  * - The card picker: each zone's textarea (one card name per line) is drawn as cards, with a
  *   search box that matches English or Chinese names (cards from /api/cards, filtered here).
+ *   A name no card has gets the server's own suggestions (what /api/cards/NAME answers), and
+ *   text typed but not picked is never dropped: it is added when it names a card exactly, else
+ *   the ruling is not asked for and the field says why.
  * - Adding and removing player seats in the editor.
  * - "Copy the link" on a ruling's permalink.
  * htmx (vendor/htmx.min.js) makes the forms answer inline; htmx.onLoad re-runs this setup on
@@ -43,15 +46,39 @@
       .catch(function () { return []; });
   }
 
-  function loadCatalog(form) {
+  // The edition chosen and its expansions: the catalogs the game's cards come from.
+  function decks(form) {
     var edition = (form.querySelector("[name=edition]") || {}).value || "fluxx";
     var expansions = Array.prototype.map.call(
       form.querySelectorAll("[name=expansions]:checked"), function (el) { return el.value; });
-    if (edition !== "fluxx") { expansions = []; }
-    var key = [edition].concat(expansions).join("+");
+    return [edition].concat(edition === "fluxx" ? expansions : []);
+  }
+
+  // What the server suggests for a name no card has (GET /api/cards/suggest: the catalog's own
+  // "did you mean"), the same suggestions a refused card gets, in the language typed.
+  var asked = {}; // "fluxx+creepers|the sun" -> Promise of [name]
+  function serverSuggestions(form, name) {
+    var deck = decks(form);
+    var key = deck.join("+") + "|" + normalize(name);
+    if (!asked[key]) {
+      var url = form.dataset.cardsUrl || "/api/cards";
+      asked[key] = fetch(url + "/suggest?q=" + encodeURIComponent(name) + "&edition=" +
+                         encodeURIComponent(deck[0]) + "&expansions=" +
+                         encodeURIComponent(deck.slice(1).join(",")),
+                         {headers: {"Accept": "application/json"}})
+        .then(function (r) { return r.ok ? r.json() : {}; })
+        .then(function (data) { return data.card ? [data.card] : (data.suggestions || []); })
+        .catch(function () { return []; });
+    }
+    return asked[key];
+  }
+
+  function loadCatalog(form) {
+    var names = decks(form);
+    var key = names.join("+");
     if (!catalogs[key]) {
       var url = form.dataset.cardsUrl || "/api/cards";
-      catalogs[key] = Promise.all([edition].concat(expansions).map(function (e) { return fetchCards(url, e); }))
+      catalogs[key] = Promise.all(names.map(function (e) { return fetchCards(url, e); }))
         .then(function (lists) {
           var byId = {};
           lists.forEach(function (list) { list.forEach(function (c) { byId[c.id] = c; }); });
@@ -147,6 +174,13 @@
     var shown = [];
     var selected = -1;
     var Fuse = null;
+    var fuseTried = false; // Fuse.js has arrived, or failed to: a name still unmatched is asked
+    var note = document.createElement("p"); // why the text typed was not added
+    note.className = "picker-note";
+    note.id = list.id + "-note";
+    note.setAttribute("role", "alert");
+    note.hidden = true;
+    box.insertBefore(note, list); // in the box, above the list that opens under it
     var errors = {}; // chip index -> {message, suggestions}: marked from the server's answer
     var typeNames = JSON.parse(form.dataset.typeNames || "{}");
 
@@ -244,9 +278,58 @@
       selected = -1;
     }
 
+    function fits(card) { return !types.length || types.indexOf(card.type) >= 0; }
+
+    // The card a name names exactly (case, spaces and punctuation aside), if it goes here.
+    function exact(name) {
+      var card = resolve(cards, name);
+      return card && fits(card) ? card : null;
+    }
+
+    function say(message) {
+      note.textContent = message || "";
+      note.hidden = !message;
+      if (message) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", note.id);
+      } else {
+        input.removeAttribute("aria-invalid");
+        input.removeAttribute("aria-describedby");
+      }
+    }
+
+    // Nothing here matches what was typed: the server's suggestions, once Fuse.js has had its
+    // say (a typo it finds needs no request).
+    function suggestFromServer() {
+      var typed = input.value;
+      if (!fuseTried || normalize(typed).length < 2) { return; }
+      serverSuggestions(form, typed).then(function (names) {
+        if (input.value !== typed || shown.length) { return; }
+        var found = [];
+        names.forEach(function (name) {
+          var card = resolve(cards, name);
+          if (card && fits(card) && found.indexOf(card) < 0) { found.push(card); }
+        });
+        if (found.length) { drawOptions(found, form.dataset.i18nDidYouMean || ""); }
+      });
+    }
+
     function drawList() {
       shown = matches(cards, input.value, types, Fuse);
+      drawOptions(shown, "");
+      if (!shown.length && input.value) { suggestFromServer(); }
+    }
+
+    function drawOptions(options, heading) {
+      shown = options;
       list.textContent = "";
+      if (heading) {
+        var head = document.createElement("li");
+        head.className = "none";
+        head.setAttribute("role", "presentation");
+        head.textContent = heading;
+        list.appendChild(head);
+      }
       if (!shown.length) {
         var none = document.createElement("li");
         none.className = "none";
@@ -262,6 +345,7 @@
         var item = document.createElement("li");
         item.className = "t-" + card.type;
         item.id = list.id + "-" + i;
+        item.dataset.index = String(i);
         item.setAttribute("role", "option");
         item.setAttribute("aria-selected", i === selected ? "true" : "false");
         item.dataset.card = card.id;
@@ -287,6 +371,7 @@
       all.push(card.id);
       textarea.value = all.join("\n");
       input.value = "";
+      say("");
       drawChips();
       close();
       textarea.dispatchEvent(new Event("change", {bubbles: true}));
@@ -294,7 +379,8 @@
 
     function highlight(i) {
       selected = Math.max(0, Math.min(i, shown.length - 1));
-      Array.prototype.forEach.call(list.children, function (li, j) {
+      list.querySelectorAll("[role=option]").forEach(function (li) {
+        var j = parseInt(li.dataset.index, 10);
         li.setAttribute("aria-selected", j === selected ? "true" : "false");
         if (j === selected) {
           li.scrollIntoView({block: "nearest"});
@@ -304,26 +390,48 @@
     }
 
     // The list opens when the player types, clicks or presses Down, not when Tab passes by.
-    input.addEventListener("input", function () { selected = -1; drawList(); });
+    input.addEventListener("input", function () { selected = -1; say(""); drawList(); });
     input.addEventListener("click", drawList);
     input.addEventListener("blur", close);
     input.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown") { event.preventDefault(); if (list.hidden) { drawList(); } highlight(selected + 1); }
       else if (event.key === "ArrowUp") { event.preventDefault(); highlight(selected - 1); }
       else if (event.key === "Enter") {
-        if (!list.hidden && shown.length && (selected >= 0 || input.value)) {
-          event.preventDefault(); // Enter picks a card here, it does not send the form
-          add(shown[selected >= 0 ? selected : 0]);
-        }
+        // Enter adds the suggestion chosen with the arrow keys, or the card the text names
+        // exactly; never another card that merely resembles it ("Taxes" is not Taxation)
+        if (!input.value.trim()) { return; } // nothing typed: Enter asks for the ruling
+        event.preventDefault();
+        var card = selected >= 0 && !list.hidden ? shown[selected] : exact(input.value);
+        if (card) { add(card); } else { refuse(); }
       } else if (event.key === "Escape") { close(); }
       else if (event.key === "Backspace" && !input.value && names().length) {
         var all = names(); all.pop(); textarea.value = all.join("\n"); drawChips();
       }
     });
 
+    // Text typed and not added: say so on the field, with the list of what it may be.
+    function refuse() {
+      var message = (form.dataset.i18nNotAdded || "").replace("{name}", input.value.trim());
+      drawList();
+      say(message);
+    }
+
+    // Before the ruling is asked for: add the text left in the box if it names a card
+    // exactly; false (and the field says why) when it does not.
+    this.commitPending = function () {
+      if (!input.value.trim()) { return true; }
+      var card = exact(input.value);
+      if (card) { add(card); return true; }
+      refuse();
+      return false;
+    };
+
+    this.focus = function () { input.focus(); };
+
     this.reload = function () {
       loadFuse(form).then(function (loaded) {
         Fuse = loaded;
+        fuseTried = true;
         if (!list.hidden) { drawList(); } // typed before Fuse.js arrived: a typo matches now
       });
       return loadCatalog(form).then(function (loaded) {
@@ -364,6 +472,20 @@
       });
     }
     enhance(form);
+    // Text left in a card box is part of the table the player means: it is added when it names
+    // a card, else the ruling waits and the box says why (a pasted state replaces the boxes).
+    form.addEventListener("submit", function (event) {
+      var submitter = event.submitter;
+      if (submitter && submitter.getAttribute("formaction")) { return; } // "Load", not a ruling
+      var pasted = form.querySelector("[name=state_text]");
+      if (pasted && pasted.value.trim()) { return; }
+      var refused = pickers.filter(function (p) { return !p.commitPending(); });
+      if (refused.length) {
+        event.preventDefault();
+        event.stopImmediatePropagation(); // htmx's own submit listener must not send it
+        refused[0].focus();
+      }
+    }, true);
     // another edition: the server's marks were about the other deck
     var reload = function () { pickers.forEach(function (p) { p.clearErrors(); p.reload(); }); };
     form.querySelectorAll("[name=edition], [name=expansions]").forEach(function (el) {
