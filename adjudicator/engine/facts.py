@@ -90,6 +90,10 @@ def table_facts(state: TableState, game: Catalog) -> str:
             out += _zone("in_hand", seat, known)
             # in_hand is a set; the move program moves copies, so it needs how many of each
             out += [_fact("hand_copies", seat, term(c), k) for c, k in Counter(known).items()]
+        # the cards of the hand the table does not show: a hand given by its size, or its "?"
+        unseen = player.hand_size - (len(known) if player.hand is not None else 0)
+        if unseen > 0:
+            out.append(_fact("hand_unseen", seat, unseen))
         out += _zone("keeper", seat, player.keepers)
         out += _zone("creeper", seat, player.creepers)
         # counts, not sets: Math Fluxx has several copies of a Keeper (Zero, One...)

@@ -135,15 +135,15 @@ NOTE_EN = {
 ZH_ONLY_EN = {
     "setup": (
         "最先伸手抓牌",
-        "The Chinese rulebook's Setup goes on (the project's translation; seed 004's Setup lacks"
-        " this part): Whoever reaches for the cards first (or claims to be first) goes first."
-        " Start with just the Basic Rules and adjust them as New Rule cards are played. Players"
-        " take turns clockwise by seat, each turn drawing and playing the number of cards the"
-        " rules ask for, until someone meets the conditions on the current Goal card. A player"
-        " who wants to join may do so at any time by drawing a hand of three cards. When the"
-        " draw pile runs out, shuffle the discard pile, turn it face down as the new draw pile"
-        " and keep playing. If you are unsure what a card does, you may read its text aloud as"
-        " you play it.",
+        "The Chinese rulebook's Setup goes on (the project's translation; the English "
+        "rulebook's Setup lacks this part): Whoever reaches for the cards first (or claims to"
+        " be first) goes first. Start with just the Basic Rules and adjust them as New Rule "
+        "cards are played. Players take turns clockwise by seat, each turn drawing and "
+        "playing the number of cards the rules ask for, until someone meets the conditions on"
+        " the current Goal card. A player who wants to join may do so at any time by drawing "
+        "a hand of three cards. When the draw pile runs out, shuffle the discard pile, turn "
+        "it face down as the new draw pile and keep playing. If you are unsure what a card "
+        "does, you may read its text aloud as you play it.",
     ),
 }
 

@@ -590,7 +590,7 @@ def _zh_only(anchor: str, text_zh: str) -> list[dict[str, Any]]:
     start, en = ZH_ONLY_EN[anchor]
     if start not in text_zh:  # the seed changed: the note would no longer say what it translates
         raise ValueError(f"seed {SEEDS['rulebook']}: {anchor!r} lacks {start!r}")
-    zh = f"（英文规则书（资料 004）的此节没有自「{start}」起的内容；英文界面中为本项目的译文。）"
+    zh = f"（英文规则书的此节没有自「{start}」起的内容；英文界面中为本项目的译文。）"
     return [{"zh": zh, "en": en, "kind": "zh_only", "en_status": "project_translation"}]
 
 

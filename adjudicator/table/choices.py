@@ -14,7 +14,7 @@ ids and checks its players: for a play's request (referee/moves.py, table/reader
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from ..cards.catalog import Catalog
@@ -56,6 +56,7 @@ PICK_KEYS = ("taken", "random")
 # "?": a card that is there but unknown (the reader's marker in a hand or a listed pile); in the
 # choice `drawn`, a card drawn that the table did not see (it went into the hand face down).
 UNKNOWN_CARD = "?"
+PAIR = frozenset({"player", "card"})  # an option of a {player: cards} choice, as offered
 
 
 def choice_card(game: Catalog, key: str, value: Any, path: str,
@@ -119,17 +120,22 @@ def _cards_value(game: Catalog, value: Any, path: str, guess: Guess | None,
     return one(value, path)
 
 
-def canonical_choices(value: dict[str, Any]) -> dict[str, Any]:
+def canonical_choices(value: dict[str, Any], names: Collection[str] = ()) -> dict[str, Any]:
     """Choices in the shape the schema's Choices describe as canonical: an outcome's `choices`
     sent back as they came (a one-card list for a one-card key, a list of {player, card} for a
-    {player: cards} key) become a card, a player, {player: [cards]}."""
+    {player: cards} key) become a card, a player, {player: [cards]}; so does one option of an
+    open choice sent back alone ("none", one {player, card} pair). `names`: the players at the
+    table (a {player, card} object is a pair unless both words are players' names)."""
     out: dict[str, Any] = {}
     for key, item in value.items():
+        if (key in PLAYER_CARDS_KEYS and isinstance(item, dict) and set(item) == PAIR
+                and not PAIR <= set(names)):
+            item = [item]  # one option of the open choice, as it was offered
         if (key in CARD_KEYS + PLAYER_KEYS + ("direction", "n", "gambling")
                 and isinstance(item, list)
                 and len(item) == 1):
             item = item[0]
-        elif key in CARD_LIST_KEYS and item == ["none"]:  # an outcome's "chose none"
+        elif key in CARD_LIST_KEYS and item in (["none"], "none"):  # an outcome's "chose none"
             item = []
         elif key in PLAYER_CARDS_KEYS and isinstance(item, list):
             grouped: dict[str, list[Any]] = {}
@@ -140,7 +146,7 @@ def canonical_choices(value: dict[str, Any]) -> dict[str, Any]:
                         pair.get("card"))
             item = grouped
         elif key == "then" and isinstance(item, dict):
-            item = {c: canonical_choices(sub) if isinstance(sub, dict) else sub
+            item = {c: canonical_choices(sub, names) if isinstance(sub, dict) else sub
                     for c, sub in item.items()}
         out[key] = item
     return out
@@ -153,7 +159,7 @@ def normalize_choices(value: dict[str, Any], game: Catalog, names: list[str], pa
     Raises InputError naming the JSON pointer of the first card or player that is not there.
     `guess`: as card_id's. An outcome's shapes are taken as canonical_choices reads them."""
     out: dict[str, Any] = {}
-    for key, item in canonical_choices(value).items():
+    for key, item in canonical_choices(value, names).items():
         at = path + pointer(key)
         if key in CARD_KEYS:
             out[key] = choice_card(game, key, item, at, guess)

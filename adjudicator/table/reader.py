@@ -896,7 +896,7 @@ def read_play(state: TableState, play: Any) -> dict[str, Any]:
         play = {**play, "player": player}  # kept as the table will keep it
     elif player is not None and player not in names:
         errors.append(table_item("/play/player", "no_such_player", names, name=player))
-    given = canonical_choices(play.get("choices") or {})
+    given = canonical_choices(play.get("choices") or {}, names)
     choices = {k: v for k, v in given.items() if k in schema.CHOICE_KEYS}
     try:
         normalize_choices(choices, game, names, "/play/choices")
