@@ -253,9 +253,11 @@ def _unseen_moved(giver: str, player: str, n: int) -> dict[str, Any]:
 
 
 def _joined(game: Catalog, player: Player, cards: list[str]) -> dict[str, Any]:
-    """A player seated by the move, with the cards they got (the known ones named)."""
+    """A player seated by the move, with the cards they got (the known ones named): made at
+    random where the game makes its cards (Fluxxnomic), else drawn from the draw pile."""
+    key = "joined" if game.copies_unlimited else "joined_drawn"
     return {"event": "joined", "player": player.name, "count": player.hand_size, "cards": cards,
-            "text": pair("changes", "joined", player=player.name, count=player.hand_size,
+            "text": pair("changes", key, player=player.name, count=player.hand_size,
                          cards=_card_list(game, cards))}
 
 

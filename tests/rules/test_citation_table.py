@@ -84,6 +84,13 @@ RETURNING = ("When an entity who was previously a player becomes a player, they 
              "number of random cards equal to the number of phases since they were last a "
              "player.")
 ENTITY = "When an entity becomes a player"
+# where each game's rules state joining: seed 000's Setup (the project's English of its Chinese),
+# seed 004's Jumping In, seed 003's Cards
+JOIN_ANY_TIME = {
+    "rulebook:setup": "A player who wants to join may do so at any time by drawing a hand of three",
+    "rulebook:jumping-in": "New players may join at any time by being dealt a hand of three cards.",
+    "rulebook:fluxxnomic-cards": ENTITY,
+}
 MADE = "one random card is made and put into the possession of the player"
 # the FAQ
 NOT_YOUR_TURN = "Hand and Keeper Limits apply to you when it's not your turn"
@@ -175,9 +182,10 @@ TABLE: dict[str, dict[str, str]] = {
     "play_all_keeper_reading": {"rulebook:fluxxnomic-card-types": KEEPER_NOT_COUNTED},
     "nomic_join_reading": {"rulebook:fluxxnomic-cards": ENTITY},
     "player_joined": {"rulebook:fluxxnomic-cards": ENTITY},
-    "already_a_player": {"rulebook:fluxxnomic-cards": ENTITY},
-    "join_not_here": {"rulebook:fluxxnomic-cards": ENTITY},
-    "table_full": {"rulebook:fluxxnomic-cards": ENTITY},
+    "already_a_player": JOIN_ANY_TIME,
+    "table_full": JOIN_ANY_TIME,
+    "join_reading": JOIN_ANY_TIME,
+    "player_joined_dealt": JOIN_ANY_TIME,
     "nomic_phase_end": {"rulebook:fluxxnomic-phases": PHASE,
                         "rulebook:fluxxnomic-card-types": DEFERRED},
     "cycle_over": {"rulebook:fluxxnomic-winning": "Then the cycle ends."},
@@ -500,6 +508,8 @@ TABLE: dict[str, dict[str, str]] = {
             "only into the discard pile when they are done being used, or when negated for good",
         "rulebook:each-turn": DRAW_AND_PLAY,
         "rulebook:fluxxnomic-cards": ENTITY,
+        "rulebook:jumping-in": JOIN_ANY_TIME["rulebook:jumping-in"],
+        "rulebook:setup": JOIN_ANY_TIME["rulebook:setup"],
         "rulebook:keep-going": CLAIM,
         "rulebook:limits": OTHERS_COMPLY,
     },

@@ -68,7 +68,7 @@ SCHEMAS: dict[str, Any] = {
     "Move": {
         "type": "object", "required": ["player", "kind"],
         "properties": {"player": {"type": ["string", "null"], "description": (
-                           "who makes the move; null: a newcomer's join (Fluxxnomic), whose "
+                           "who makes the move; null: a newcomer's join, whose "
                            "`play` names no player: the table names who joins")},
                        "kind": {"type": "string"},
                        "card": {"type": "string"}, "name": TEXT,
@@ -80,8 +80,8 @@ SCHEMAS: dict[str, Any] = {
                            "a Keep Going claim: the Keepers its way of meeting the Goal uses, "
                            "each copy; the move's `play` names them as its `keepers` choice")},
                        "cards": {"type": "integer", "description": (
-                           "a join (Fluxxnomic): the cards made at random for the player "
-                           "joining")},
+                           "a join: the cards the player joining gets (drawn from the "
+                           "draw pile; in Fluxxnomic made at random)")},
                        "last_phase": {"type": "integer", "description": (
                            "a returning player's join: the last phase they were a player in")},
                        "at_once": {"type": "boolean", "description": (
