@@ -515,10 +515,6 @@ TABLE: dict[str, dict[str, str]] = {
     },
     "must_move_keeper": {"faq:002-03": POWERS_NO_PLAY},
     "mystery_play_analogue": {"faq:002-18": UNKNOWN_VARIABLE, "faq:002-55": UNKNOWN_VARIABLE},
-    "mystery_surprise_in_turn_only": {
-        "faq:002-18":
-            "any Surprise drawn via Mystery Play would have to be used for it's in-turn function",
-    },
     "mystery_top_card_is": {"faq:002-76": TOP_CARD},
     "mystery_top_card_played_at_once": {"faq:002-76": TOP_CARD},
     "mystery_use_unknown": {"faq:002-55": UNKNOWN_VARIABLE},
