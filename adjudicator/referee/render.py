@@ -80,6 +80,9 @@ class Context:
             sym = sym.arguments[0]
         if sym.type == clingo.SymbolType.Number and 0 <= sym.number < len(self.names):
             return self.names[sym.number]
+        if (sym.type == clingo.SymbolType.Number and sym.number == len(self.names)
+                and self.newcomer is not None):
+            return self.newcomer  # the seat a join gives, after the last (joining.lp)
         if sym.type == clingo.SymbolType.Function and sym.name == "newcomer" and not sym.arguments:
             return self.newcomer
         if (sym.type == clingo.SymbolType.Function and sym.name == "former"

@@ -143,7 +143,7 @@ class GameResult:
 
 
 def _game_moves(state: TableState, ruling: dict[str, Any]) -> list[dict[str, Any]]:
-    """The moves a random player picks from: the legal actions but a join (Fluxxnomic), which is
+    """The moves a random player picks from: the legal actions but a join, which is
     open at every moment and would only grow the table; the simulator seats nobody."""
     return [a for a in legal_actions(state, ruling) if a["kind"] != "join"]
 

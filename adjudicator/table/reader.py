@@ -849,10 +849,13 @@ def _open_choice_answered(play: dict[str, Any], kind: str) -> dict[str, Any]:
         return play
     field = ("card" if kind == "play" and play.get("card") is None else
              "player" if kind == "join" and play.get("player") is None else None)
-    if field is None or choices.get(field) is None:
+    value = choices.get(field) if field is not None else None
+    if isinstance(value, list) and len(value) == 1:  # as an outcome's choices write it
+        value = value[0]
+    if value is None:
         return play
     rest = {k: v for k, v in choices.items() if k != field}
-    answered = {**play, field: choices[field]}
+    answered = {**play, field: value}
     if rest:
         answered["choices"] = rest
     else:

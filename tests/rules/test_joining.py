@@ -1,7 +1,8 @@
-"""Players joining a Fluxxnomic table (seed 003, Cards), through POST /api/play: the ruling lists
-each join with its `play`, the endpoint accepts it (a newcomer's names nobody: the answer asks
-who), seats the player after the last seat with their cards made at random, and refuses a join
-the ruling does not list with a reason, the same one the ruling gives a held join."""
+"""Players joining a game under way, through POST /api/play: the ruling lists each join with its
+`play`, the endpoint accepts it (a newcomer's names nobody: the answer asks who), seats the
+player after the last seat with their cards (made at random in Fluxxnomic, seed 003's Cards;
+drawn from the draw pile in the rulebook deck and Math Fluxx), and refuses a join the ruling
+does not list with a reason, the same one the ruling gives a held join."""
 
 from __future__ import annotations
 
@@ -103,3 +104,41 @@ def test_a_join_at_the_last_phase_the_reader_takes_makes_a_table_it_takes(client
     refused = client.post("/api/ruling", json={**TABLE, "phase": {"number": 401}})
     assert refused.status_code == 400
     assert refused.get_json()["errors"][0]["path"] == "/phase/number"
+
+
+# ---- the rulebook deck and Math Fluxx: three cards from the draw pile (ruling/joining.lp) ------
+
+def test_a_creeper_the_joiner_draws_is_told_under_their_name(client) -> None:
+    """The joiner's seat is after the last: a finding about it names them, never "p(2)"."""
+    state = {"expansions": ["creepers"],
+             "players": [{"name": "Ann", "hand": ["Milk"]}, {"name": "Bo", "hand_size": 2}],
+             "active": "Ann", "draw_pile": ["Love", "War", "Peace", "Cookies", "Bread"]}
+    answer = _post(client, state, {"kind": "join", "player": "Cy"})
+    [outcome] = answer["outcomes"]
+    assert outcome["state"]["players"][2]["creepers"] == ["war"]
+    texts = [f["text"][lang] for f in outcome["play_findings"] for lang in ("en", "zh")]
+    assert any("Cy" in t and "War" in t for t in texts), texts
+    assert not any("p(" in t for t in texts), texts
+
+
+def test_a_join_from_short_piles_says_how_many_cards_came(client) -> None:
+    state = {"players": [{"name": "Ann", "hand": ["Milk"]}, {"name": "Bo", "hand_size": 2}],
+             "active": "Ann", "draw_pile": [], "discard_pile": ["Love"]}
+    [outcome] = _post(client, state, {"kind": "join", "player": "Cy"})["outcomes"]
+    [dealt] = [f for f in outcome["play_findings"] if f["key"] == "player_joined_dealt"]
+    assert dealt["args"] == ["Cy", 1]
+    assert outcome["state"]["players"][2]["hand"] == ["love"]
+
+
+def test_a_join_waits_for_the_surprise_chain(client) -> None:
+    state = {"expansions": ["surprises"],
+             "players": [{"name": "Ann", "hand": ["Milk"]},
+                         {"name": "Bo", "hand": ["Canceled Plans"]}],
+             "active": "Ann", "draw_pile": 10,
+             "pending": [{"player": "Ann", "card": "Trade Hands"}]}
+    ruling = ruling_for(parse_state(state))
+    held = [m for m in ruling["not_yet"] if m["kind"] == "join"]
+    assert [m["reason_key"] for m in held] == ["reason_chain_open"]
+    refused = _post(client, state, {"kind": "join", "player": "Cy"})
+    assert not refused["legal"]
+    assert [r["key"] for r in refused["reasons"]] == ["reason_chain_open"]
